@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"encoding"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// ErrNoEnvState means an env cannot save its state (it does not implement
+// encoding.BinaryMarshaler and BinaryUnmarshaler), so a resumed run restarts episodes
+// instead of continuing them exactly.
+var ErrNoEnvState = errors.New("agent: env does not implement encoding.BinaryMarshaler/BinaryUnmarshaler; resume restarts its episodes")
+
+// TimeLimit wraps a factory so that each env reports Truncated after maxSteps steps of
+// an episode (Gymnasium's TimeLimit); maxSteps <= 0 adds no limit. Learners run the pool
+// with its own limit disabled and use this instead, so that the step counter is part of
+// the env's saved state and a resumed run truncates episodes exactly where an
+// uninterrupted one would.
+func TimeLimit(f envpool.Factory, maxSteps int) envpool.Factory {
+	return func(index int, seed int64) (envpool.Env, error) {
+		e, err := f(index, seed)
+		if err != nil || e == nil {
+			return e, err
+		}
+		return &timeLimitEnv{inner: e, max: maxSteps}, nil
+	}
+}
+
+type timeLimitEnv struct {
+	inner   envpool.Env
+	max     int
+	elapsed int
+}
+
+func (t *timeLimitEnv) Reset() { t.elapsed = 0; t.inner.Reset() }
+
+func (t *timeLimitEnv) Step(a []float32) envpool.StepResult {
+	r := t.inner.Step(a)
+	t.elapsed++
+	if t.max > 0 && t.elapsed >= t.max {
+		r.Truncated = true
+	}
+	return r
+}
+
+func (t *timeLimitEnv) Observe(obs envpool.Obs, info []float32) { t.inner.Observe(obs, info) }
+
+// Close closes the wrapped env when it holds resources.
+func (t *timeLimitEnv) Close() error {
+	if c, ok := t.inner.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// MarshalBinary saves the step counter and the wrapped env's state.
+func (t *timeLimitEnv) MarshalBinary() ([]byte, error) {
+	m, ok := t.inner.(encoding.BinaryMarshaler)
+	if !ok {
+		return nil, ErrNoEnvState
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return append(binary.LittleEndian.AppendUint64(nil, uint64(t.elapsed)), b...), nil
+}
+
+// UnmarshalBinary restores what MarshalBinary saved.
+func (t *timeLimitEnv) UnmarshalBinary(b []byte) error {
+	u, ok := t.inner.(encoding.BinaryUnmarshaler)
+	if !ok {
+		return ErrNoEnvState
+	}
+	if len(b) < 8 {
+		return fmt.Errorf("agent: env state of %d bytes is too short", len(b))
+	}
+	t.elapsed = int(binary.LittleEndian.Uint64(b))
+	return u.UnmarshalBinary(b[8:])
+}
+
+// SnapshotEnvs returns every env's saved state, or ErrNoEnvState when an env cannot
+// save it. The pool must be idle (nothing in flight).
+func SnapshotEnvs(p *envpool.Pool) ([][]byte, error) {
+	out := make([][]byte, p.NumEnvs())
+	for i := range out {
+		m, ok := p.Env(i).(encoding.BinaryMarshaler)
+		if !ok {
+			return nil, ErrNoEnvState
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("agent: save env %d: %w", i, err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs.
+func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
+	if len(states) != p.NumEnvs() {
+		return fmt.Errorf("agent: checkpoint holds %d env states but the pool has %d envs; resume with the run's own env.num_envs", len(states), p.NumEnvs())
+	}
+	for i, s := range states {
+		u, ok := p.Env(i).(encoding.BinaryUnmarshaler)
+		if !ok {
+			return ErrNoEnvState
+		}
+		if err := u.UnmarshalBinary(s); err != nil {
+			return fmt.Errorf("agent: restore env %d: %w", i, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Param is one learnable tensor with a stable name. The name is the tensor's key in
+// checkpoints and optimiser state, so it must not change between versions.
+type Param struct {
+	Name string
+	T    *tensor.Dense
+}
+
+// F32 returns the float32 backing array of the param (it panics for float64 params,
+// which only tests build).
+func (p Param) F32() []float32 { return p.T.Data().([]float32) }
+
+// Activations the MLP bodies support, as spelt in configs.
+const (
+	ActTanh = "tanh"
+	ActReLU = "relu"
+)
+
+// MLP is a fully connected network: Sizes[0] inputs, hidden layers, Sizes[len-1]
+// outputs, the activation after every layer but the last. Its weights live in Params
+// (W0, b0, W1, b1, ...; W is in x out), shared by every graph built from it.
+type MLP struct {
+	Name    string
+	Sizes   []int
+	Act     string
+	OutGain float64 // orthogonal-init gain of the output layer (hidden layers use sqrt 2)
+	Params  []Param
+}
+
+// NewMLP allocates the weights of an MLP (all zero until Init).
+func NewMLP(name string, sizes []int, act string, outGain float64, dt tensor.Dtype) (*MLP, error) {
+	if len(sizes) < 2 {
+		return nil, fmt.Errorf("agent: MLP %s needs at least an input and an output size, got %v", name, sizes)
+	}
+	for _, s := range sizes {
+		if s <= 0 {
+			return nil, fmt.Errorf("agent: MLP %s: layer sizes must be positive, got %v", name, sizes)
+		}
+	}
+	if act != ActTanh && act != ActReLU {
+		return nil, fmt.Errorf("agent: MLP %s: activation %q: use tanh or relu", name, act)
+	}
+	m := &MLP{Name: name, Sizes: append([]int(nil), sizes...), Act: act, OutGain: outGain}
+	for i := 0; i+1 < len(sizes); i++ {
+		in, out := sizes[i], sizes[i+1]
+		m.Params = append(m.Params,
+			Param{fmt.Sprintf("%s.w%d", name, i), tensor.New(tensor.WithShape(in, out), tensor.Of(dt))},
+			Param{fmt.Sprintf("%s.b%d", name, i), tensor.New(tensor.WithShape(1, out), tensor.Of(dt))})
+	}
+	return m, nil
+}
+
+// Init sets the weights. With ortho, weights are orthogonal with gain sqrt(2) for hidden
+// layers and OutGain for the output layer, biases zero (the published PPO
+// initialisation); otherwise PyTorch's default U(-1/sqrt(in), 1/sqrt(in)) for both.
+func (m *MLP) Init(rng *rand.Rand, ortho bool) {
+	for l := 0; 2*l < len(m.Params); l++ {
+		w, b := m.Params[2*l].T, m.Params[2*l+1].T
+		in, out := w.Shape()[0], w.Shape()[1]
+		gain := math.Sqrt2
+		if 2*l+2 == len(m.Params) {
+			gain = m.OutGain
+		}
+		var wv, bv []float64
+		if ortho {
+			wv = Orthogonal(rng, in, out, gain)
+			bv = make([]float64, out)
+		} else {
+			bound := 1 / math.Sqrt(float64(in))
+			wv, bv = make([]float64, in*out), make([]float64, out)
+			for i := range wv {
+				wv[i] = (2*rng.Float64() - 1) * bound
+			}
+			for i := range bv {
+				bv[i] = (2*rng.Float64() - 1) * bound
+			}
+		}
+		SetFloat64s(w, wv)
+		SetFloat64s(b, bv)
+	}
+}
+
+// Orthogonal returns a rows x cols matrix (row-major) whose rows or columns, whichever
+// are fewer, are orthonormal, scaled by gain: Gram-Schmidt on a Gaussian matrix with the
+// sign fixed so that the triangular factor has a positive diagonal, as
+// torch.nn.init.orthogonal_ does.
+func Orthogonal(rng *rand.Rand, rows, cols int, gain float64) []float64 {
+	// Orthonormalise the k = min(rows, cols) vectors of length n = max(rows, cols).
+	n, k := max(rows, cols), min(rows, cols)
+	v := make([][]float64, k)
+	for j := range v {
+		v[j] = make([]float64, n)
+		for i := range v[j] {
+			v[j][i] = rng.NormFloat64()
+		}
+		for p := 0; p < j; p++ {
+			d := dot(v[j], v[p])
+			for i := range v[j] {
+				v[j][i] -= d * v[p][i]
+			}
+		}
+		norm := math.Sqrt(dot(v[j], v[j]))
+		for i := range v[j] {
+			v[j][i] /= norm
+		}
+	}
+	out := make([]float64, rows*cols)
+	for r := range rows {
+		for c := range cols {
+			if rows >= cols { // columns are the orthonormal vectors
+				out[r*cols+c] = gain * v[c][r]
+			} else {
+				out[r*cols+c] = gain * v[r][c]
+			}
+		}
+	}
+	return out
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// SetFloat64s copies vals into a float32 or float64 tensor's backing array.
+func SetFloat64s(t *tensor.Dense, vals []float64) {
+	switch d := t.Data().(type) {
+	case []float32:
+		for i := range d {
+			d[i] = float32(vals[i])
+		}
+	case []float64:
+		copy(d, vals)
+	}
+}
+
+// Float64s returns a copy of a float32 or float64 tensor's values as float64.
+func Float64s(t *tensor.Dense) []float64 {
+	switch d := t.Data().(type) {
+	case []float32:
+		out := make([]float64, len(d))
+		for i, v := range d {
+			out[i] = float64(v)
+		}
+		return out
+	case []float64:
+		return append([]float64(nil), d...)
+	}
+	return nil
+}
+
+// Input makes a graph input node bound to a fresh zero tensor of the given shape; feed
+// it by writing into the tensor's backing array (the graph is built once and reused).
+func Input(g *G.ExprGraph, dt tensor.Dtype, name string, shape ...int) (*G.Node, *tensor.Dense) {
+	t := tensor.New(tensor.WithShape(shape...), tensor.Of(dt))
+	return Bind(g, t, name), t
+}
+
+// Bind makes a node of g bound to an existing tensor (weights shared between graphs, or
+// an input the caller feeds).
+func Bind(g *G.ExprGraph, t *tensor.Dense, name string) *G.Node {
+	if t.Dims() == 1 {
+		return G.NewVector(g, t.Dtype(), G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t))
+	}
+	return G.NewMatrix(g, t.Dtype(), G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t))
+}
+
+// Ones returns a rows x 1 input of ones. Bias rows are added as ones x b (a rank-one
+// product) rather than with Gorgonia's broadcasting, whose gradient paths are less
+// exercised.
+func Ones(g *G.ExprGraph, dt tensor.Dtype, name string, rows int) *G.Node {
+	n, t := Input(g, dt, name, rows, 1)
+	SetFloat64s(t, constSlice(rows, 1))
+	return n
+}
+
+func constSlice(n int, v float64) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// Build adds the MLP applied to x (batch x Sizes[0]) to g, with weight nodes bound to
+// the MLP's tensors, and returns the output (batch x out) and the weight nodes in
+// Params order.
+func (m *MLP) Build(g *G.ExprGraph, x *G.Node) (*G.Node, G.Nodes, error) {
+	if x.Dims() != 2 || x.Shape()[1] != m.Sizes[0] {
+		return nil, nil, fmt.Errorf("agent: MLP %s takes batch x %d inputs, got shape %v", m.Name, m.Sizes[0], x.Shape())
+	}
+	ones := Ones(g, m.Params[0].T.Dtype(), m.Name+".ones", x.Shape()[0])
+	var nodes G.Nodes
+	h := x
+	for l := 0; 2*l < len(m.Params); l++ {
+		w := Bind(g, m.Params[2*l].T, m.Params[2*l].Name)
+		b := Bind(g, m.Params[2*l+1].T, m.Params[2*l+1].Name)
+		nodes = append(nodes, w, b)
+		xw, err := G.Mul(h, w)
+		if err != nil {
+			return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
+		}
+		bias, err := G.Mul(ones, b)
+		if err != nil {
+			return nil, nil, err
+		}
+		if h, err = G.Add(xw, bias); err != nil {
+			return nil, nil, err
+		}
+		if 2*l+2 < len(m.Params) {
+			if m.Act == ActTanh {
+				h, err = G.Tanh(h)
+			} else {
+				h, err = G.Rectify(h)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return h, nodes, nil
+}

@@ -1,0 +1,165 @@
+package nn
+
+import (
+	"math/rand/v2"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rlpool/rlpool/agent/optim"
+	"github.com/rlpool/rlpool/internal/blas"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+var (
+	sgemmOnce sync.Once
+	sgemmRate float64 // GFLOP/s of OpenBLAS sgemm on all cores, 0 without OpenBLAS
+)
+
+// sgemmBaseline measures OpenBLAS sgemm on a 1024^3 product split over GOMAXPROCS
+// goroutines (best of a few runs): the rate the fused ops are compared with.
+func sgemmBaseline() float64 {
+	sgemmOnce.Do(func() {
+		im := blas.Active()
+		if im == nil {
+			return
+		}
+		const n = 1024
+		a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+		for i := range a {
+			a[i], b[i] = float32(i%7), float32(i%5)
+		}
+		best := time.Duration(1 << 62)
+		for r := 0; r < 6; r++ {
+			start := time.Now()
+			im.Sgemm('N', 'N', n, n, n, 1, a, n, b, n, 0, c, n)
+			best = min(best, time.Since(start))
+		}
+		sgemmRate = 2 * n * n * n / best.Seconds() / 1e9
+	})
+	return sgemmRate
+}
+
+// cpuTime is the process's user+system CPU time: on a shared machine, CPU ms per step
+// (all threads together) is steadier than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// natureBench is a Nature CNN graph with a stand-in loss (mean of features * r), its
+// machine and its solver.
+type natureBench struct {
+	vm    G.VM
+	step  func() error
+	flops float64 // per step, counted as 3 x forward (forward + backward ~ 2 x forward)
+}
+
+func newNatureBench(b *testing.B, fast, train bool, batch int) *natureBench {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	g := G.NewGraph()
+	shape := []int{batch, 4, 84, 84}
+	var x *G.Node
+	if fast {
+		x = G.NewTensor(g, tensor.Uint8, 4, G.WithShape(shape...), G.WithValue(randTensor(rng, tensor.Uint8, shape...)), G.WithName("obs"))
+	} else {
+		pix := randTensor(rng, tensor.Float32, shape...)
+		for i := range pix.Data().([]float32) {
+			pix.Data().([]float32)[i] = float32(rng.IntN(256))
+		}
+		x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(shape...), G.WithValue(pix), G.WithName("obs"))
+	}
+	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1})
+	nb := &natureBench{flops: NatureForwardFLOPs(batch, 4, 84, 84)}
+	if !train {
+		nb.vm = G.NewTapeMachine(g)
+		nb.step = func() error {
+			err := nb.vm.RunAll()
+			nb.vm.Reset()
+			return err
+		}
+		return nb
+	}
+	nb.flops *= 3
+	r := G.NewMatrix(g, tensor.Float32, G.WithShape(batch, NatureFeatures), G.WithValue(randTensor(rng, tensor.Float32, batch, NatureFeatures)), G.WithName("r"))
+	loss := G.Must(G.Mean(G.Must(G.HadamardProd(feat, r))))
+	if _, err := G.Grad(loss, params...); err != nil {
+		b.Fatal(err)
+	}
+	nb.vm = G.NewTapeMachine(g, G.BindDualValues(params...))
+	if fast {
+		adam := optim.NewAdam(params, optim.AdamConfig{LR: 2.5e-4, Eps: 1e-5, MaxGradNorm: 0.5})
+		nb.step = func() error {
+			if err := nb.vm.RunAll(); err != nil {
+				return err
+			}
+			nb.vm.Reset()
+			_, err := adam.Step()
+			return err
+		}
+		return nb
+	}
+	solver := G.NewAdamSolver(G.WithLearnRate(2.5e-4), G.WithEps(1e-5))
+	nb.step = func() error {
+		if err := nb.vm.RunAll(); err != nil {
+			return err
+		}
+		nb.vm.Reset()
+		return solver.Step(G.NodesToValueGrads(params))
+	}
+	return nb
+}
+
+// BenchmarkNatureCNN compares the Nature CNN built from the fused ops (fast) with the
+// same network from stock Gorgonia ops (stock): a training step at batch 256 (forward,
+// backward, Adam) and inference at batch 16, both with OpenBLAS installed. Metrics:
+// ms/step, effective GFLOP/s (convolution and dense FLOPs: 2 x multiply-adds forward,
+// 3 x that for a training step), the OpenBLAS sgemm rate of the same machine and the
+// percentage of it reached. Run with -benchtime 5x: a stock training step takes
+// about half a second.
+func BenchmarkNatureCNN(b *testing.B) {
+	if blas.Use() != "openblas" {
+		b.Log("OpenBLAS missing: numbers are for gonum's pure-Go BLAS")
+	}
+	base := sgemmBaseline()
+	cases := []struct {
+		name  string
+		train bool
+		batch int
+	}{
+		{"train-b256", true, 256},
+		{"infer-b16", false, 16},
+	}
+	for _, c := range cases {
+		for _, impl := range []string{"fast", "stock"} {
+			b.Run(c.name+"/"+impl, func(b *testing.B) {
+				nb := newNatureBench(b, impl == "fast", c.train, c.batch)
+				defer nb.vm.Close()
+				if err := nb.step(); err != nil { // warm up: the first run allocates
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if err := nb.step(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(sec*1e3, "ms/step")
+				b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/step")
+				b.ReportMetric(nb.flops/sec/1e9, "GFLOP/s")
+				if base > 0 {
+					b.ReportMetric(base, "sgemm-GFLOP/s")
+					b.ReportMetric(100*nb.flops/sec/1e9/base, "%sgemm")
+				}
+			})
+		}
+	}
+}

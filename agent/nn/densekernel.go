@@ -1,0 +1,117 @@
+package nn
+
+// rowsPerTask splits b batch rows into one task per worker: every GEMM call packs the
+// whole weight matrix, so fewer, larger calls are faster.
+func rowsPerTask(b int) int { return max(1, (b+workers()-1)/workers()) }
+
+// denseKernel computes y = act(x W + b) for x (B, In), W (In, Out), b (Out) and its
+// gradients into buffers it owns. Not safe for concurrent use.
+type denseKernel[T Float] struct {
+	B, In, Out int
+	relu       bool
+
+	y      []T // (B, Out)
+	g      []T // masked output gradient (B, Out)
+	dw, db []T
+	dx     []T   // (B, In)
+	dbw    [][]T // per-worker bias-gradient partial sums
+}
+
+func newDenseKernel[T Float](b, in, out int, relu bool) *denseKernel[T] {
+	return &denseKernel[T]{B: b, In: in, Out: out, relu: relu}
+}
+
+func (k *denseKernel[T]) forward(x, w, b []T) {
+	if k.y == nil {
+		k.y = make([]T, k.B*k.Out)
+	}
+	rows := rowsPerTask(k.B)
+	tasks := (k.B + rows - 1) / rows
+	parallelChunks(workers(), tasks, func(_, t int) {
+		r0 := t * rows
+		n := min(rows, k.B-r0)
+		y := k.y[r0*k.Out : (r0+n)*k.Out]
+		gemm(false, false, n, k.Out, k.In, 1, x[r0*k.In:], k.In, w, k.Out, 0, y, k.Out)
+		for r := 0; r < n; r++ {
+			biasAddRow(y[r*k.Out:(r+1)*k.Out], b, k.relu)
+		}
+	})
+}
+
+func biasAddRow[T Float](y, b []T, relu bool) {
+	b = b[:len(y)]
+	if relu {
+		for i, v := range y {
+			y[i] = max(v+b[i], 0)
+		}
+		return
+	}
+	for i, v := range y {
+		y[i] = v + b[i]
+	}
+}
+
+// backward computes dw = x^T g, db = sum of g's rows and, when needDX, dx = g W^T, where
+// g is gy masked by the ReLU. dW is split over its rows, dx over batch rows.
+func (k *denseKernel[T]) backward(x, w, y, gy []T, needDX bool) {
+	if k.g == nil {
+		k.g = make([]T, k.B*k.Out)
+		k.dw = make([]T, k.In*k.Out)
+		k.db = make([]T, k.Out)
+		k.dbw = make([][]T, workers())
+		for i := range k.dbw {
+			k.dbw[i] = make([]T, k.Out)
+		}
+	}
+	if needDX && k.dx == nil {
+		k.dx = make([]T, k.B*k.In)
+	}
+	for _, d := range k.dbw {
+		clear(d)
+	}
+	rows := rowsPerTask(k.B)
+	tasks := (k.B + rows - 1) / rows
+	parallelChunks(len(k.dbw), tasks, func(wi, t int) {
+		r0 := t * rows
+		n := min(rows, k.B-r0)
+		for r := r0; r < r0+n; r++ {
+			g := k.g[r*k.Out : (r+1)*k.Out]
+			if k.relu {
+				maskRow(g, gy[r*k.Out:], y[r*k.Out:])
+			} else {
+				copy(g, gy[r*k.Out:(r+1)*k.Out])
+			}
+			db := k.dbw[wi][:len(g)]
+			for i, v := range g {
+				db[i] += v
+			}
+		}
+	})
+	copy(k.db, k.dbw[0])
+	for _, d := range k.dbw[1:] {
+		for i, v := range d {
+			k.db[i] += v
+		}
+	}
+	// Tasks 0..dwTasks-1 compute row blocks of dW; the rest compute row blocks of dx.
+	const dwRows = 64
+	dwTasks := (k.In + dwRows - 1) / dwRows
+	dxTasks := 0
+	if needDX {
+		dxTasks = tasks
+	}
+	parallelChunks(workers(), dwTasks+dxTasks, func(_, t int) {
+		if t < dwTasks {
+			i0 := t * dwRows
+			n := min(dwRows, k.In-i0)
+			gemm(true, false, n, k.Out, k.B, 1, x[i0:], k.In, k.g, k.Out, 0, k.dw[i0*k.Out:], k.Out)
+			return
+		}
+		r0 := (t - dwTasks) * rows
+		n := min(rows, k.B-r0)
+		gemm(false, true, n, k.In, k.Out, 1, k.g[r0*k.Out:], k.Out, w, k.Out, 0, k.dx[r0*k.In:], k.In)
+	})
+}
+
+// maskRow is maskGrad without the sum.
+func maskRow[T Float](g, gy, y []T) { maskGrad(g, gy, y) }

@@ -1,0 +1,68 @@
+package nn
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rlpool/rlpool/internal/blas"
+)
+
+// Float is the element type the custom ops compute in: float32 for training, float64 for
+// gradient checks against stock Gorgonia.
+type Float interface{ float32 | float64 }
+
+// workers is how many goroutines an op spreads one call over: GOMAXPROCS.
+func workers() int { return runtime.GOMAXPROCS(0) }
+
+// parallelChunks runs f(worker, chunk) for chunk = 0..chunks-1 on up to nw goroutines
+// (worker in 0..nw-1 names the goroutine, so f can use per-worker scratch buffers).
+// Chunks are handed out dynamically, which balances uneven progress between cores.
+func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
+	nw = max(1, min(nw, chunks))
+	if nw == 1 {
+		for c := 0; c < chunks; c++ {
+			f(0, c)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	run := func(w int) {
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return
+			}
+			f(w, c)
+		}
+	}
+	wg.Add(nw - 1)
+	for w := 1; w < nw; w++ {
+		go func(w int) {
+			defer wg.Done()
+			run(w)
+		}(w)
+	}
+	run(0)
+	wg.Wait()
+}
+
+// gemm is the row-major C = alpha*op(A)*op(B) + beta*C of internal/blas in T, on the
+// calling goroutine (OpenBLAS single-threaded, or gonum when OpenBLAS is missing).
+func gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	switch a := any(a).(type) {
+	case []float32:
+		blas.Sgemm(tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		blas.Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+}
+
+// grow returns s resized to n elements, reusing its storage when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}

@@ -1,0 +1,53 @@
+package ppo
+
+import "fmt"
+
+// Config is the [ppo] section of a config. Every implementation detail that published
+// PPO relies on (reference/ALGORITHMS.md, items 1-15) has a field; the defaults are
+// CleanRL's ppo.py for classic control.
+type Config struct {
+	NumSteps       int     `toml:"num_steps" range:"[1,1000000]" help:"steps per env per rollout (item 1)"`
+	LearningRate   float64 `toml:"learning_rate" range:"(0,1]" help:"Adam step size"`
+	AnnealLR       bool    `toml:"anneal_lr" help:"anneal the learning rate linearly to 0 over the run (item 4)"`
+	Gamma          float64 `toml:"gamma" range:"[0,1]" help:"discount factor"`
+	GAELambda      float64 `toml:"gae_lambda" range:"[0,1]" help:"GAE lambda (item 5)"`
+	NumMinibatches int     `toml:"num_minibatches" range:"[1,1000000]" help:"shuffled minibatches per epoch (item 6)"`
+	UpdateEpochs   int     `toml:"update_epochs" range:"[1,1000]" help:"passes over each rollout (item 6)"`
+	NormAdv        bool    `toml:"norm_adv" help:"normalise advantages per minibatch (item 7)"`
+	ClipCoef       float64 `toml:"clip_coef" range:"(0,10]" help:"surrogate clipping epsilon (item 8)"`
+	ClipVLoss      bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
+	EntCoef        float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`
+	VFCoef         float64 `toml:"vf_coef" range:"[0,100]" help:"value loss coefficient (item 9)"`
+	MaxGradNorm    float64 `toml:"max_grad_norm" range:"[0,1e9]" help:"global gradient-norm clip; 0 disables (item 11)"`
+	TargetKL       float64 `toml:"target_kl" range:"[0,10]" help:"stop the epoch loop when approx KL exceeds this; 0 disables (item 12)"`
+	AdamEps        float64 `toml:"adam_eps" range:"(0,1]" help:"Adam epsilon; PPO uses 1e-5, not the 1e-8 default (item 3)"`
+	NormObs        bool    `toml:"norm_obs" help:"normalise observations by running mean/std (item 13)"`
+	ObsClip        float64 `toml:"obs_clip" range:"[0,1e9]" help:"clip normalised observations to +-obs_clip; 0 disables"`
+	NormReward     bool    `toml:"norm_reward" help:"scale rewards by the running std of the discounted return (item 13)"`
+	RewardClip     float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip scaled rewards to +-reward_clip; 0 disables"`
+	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
+	// (item 5); off reproduces CleanRL, which treats truncation as termination.
+	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
+}
+
+// DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4
+// annealed, gamma 0.99, lambda 0.95, 4 minibatches, 4 epochs, clip 0.2, ent 0.01,
+// vf 0.5, grad norm 0.5, Adam eps 1e-5), with truncation bootstrapping on.
+func DefaultConfig() Config {
+	return Config{
+		NumSteps: 128, LearningRate: 2.5e-4, AnnealLR: true, Gamma: 0.99, GAELambda: 0.95,
+		NumMinibatches: 4, UpdateEpochs: 4, NormAdv: true, ClipCoef: 0.2, ClipVLoss: true,
+		EntCoef: 0.01, VFCoef: 0.5, MaxGradNorm: 0.5, AdamEps: 1e-5,
+		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true,
+	}
+}
+
+// Check reports combinations that the field ranges cannot: the rollout must split into
+// equal minibatches.
+func (c *Config) Check(numEnvs int) error {
+	if n := c.NumSteps * numEnvs; n%c.NumMinibatches != 0 {
+		return fmt.Errorf("ppo.num_minibatches = %d must divide the rollout size ppo.num_steps x env.num_envs = %d x %d = %d",
+			c.NumMinibatches, c.NumSteps, numEnvs, n)
+	}
+	return nil
+}

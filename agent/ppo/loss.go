@@ -1,0 +1,132 @@
+package ppo
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent"
+)
+
+// lossGraph is the PPO objective on one minibatch of m rows, built once; each update
+// overwrites the input tensors and reruns it.
+type lossGraph struct {
+	g      *G.ExprGraph
+	pn     *agent.PolicyNodes
+	m      int
+	obs    *tensor.Dense // m x ObsDim, normalised as the policy saw them
+	act    *tensor.Dense // m x ActDim: one-hot (categorical) or the sampled action (Gaussian)
+	oldLP  *tensor.Dense // m: log pi_old(a|s)
+	adv    *tensor.Dense // m: advantages, normalised by the caller when norm_adv is on
+	ret    *tensor.Dense // m: GAE returns (value targets)
+	oldV   *tensor.Dense // m: values at acting time
+	loss   *G.Node       // pg - ent_coef * entropy + vf_coef * v
+	pg     *G.Node       // clipped surrogate (item 8)
+	vl     *G.Node       // value loss (item 9)
+	ent    *G.Node       // mean entropy (item 10)
+	logp   *G.Node       // m: log pi(a|s) under the current weights
+	grads  G.Nodes       // d loss / d param, in Policy.Params order
+	// Copies of the values read after a run (G.Read): intermediate nodes' own values
+	// may be overwritten later in the run when the compiler reuses their registers.
+	logpOut, pgOut, vlOut, entOut, lossOut G.Value
+	params []agent.Param
+}
+
+// buildLoss builds the PPO loss graph:
+//
+//	ratio = exp(log pi(a|s) - log pi_old(a|s))
+//	pg    = mean(max(-A ratio, -A clip(ratio, 1-eps, 1+eps)))
+//	v     = 0.5 mean((V - R)^2), or with clip_vloss
+//	        0.5 mean(max((V - R)^2, (V_old + clip(V - V_old, -eps, eps) - R)^2))
+//	loss  = pg - ent_coef H + vf_coef v
+//
+// Element-wise max and clip use MaxBetween/MinBetween, whose gradients go to the
+// selected argument, which is what the clipped objective's gradient is.
+func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph, error) {
+	g := G.NewGraph()
+	l := &lossGraph{g: g, m: m, params: p.Params()}
+	var obs, act, oldLP, adv, ret, oldV *G.Node
+	obs, l.obs = agent.Input(g, dt, "obs", m, p.ObsDim)
+	act, l.act = agent.Input(g, dt, "act", m, p.ActDim)
+	oldLP, l.oldLP = agent.Input(g, dt, "old_logp", m)
+	adv, l.adv = agent.Input(g, dt, "adv", m)
+	ret, l.ret = agent.Input(g, dt, "ret", m)
+	oldV, l.oldV = agent.Input(g, dt, "old_value", m)
+	constant := func(name string, v float64) *G.Node {
+		n, t := agent.Input(g, dt, name, m)
+		vals := make([]float64, m)
+		for i := range vals {
+			vals[i] = v
+		}
+		agent.SetFloat64s(t, vals)
+		return n
+	}
+	var err error
+	must := func(n *G.Node, e error) *G.Node {
+		if e != nil && err == nil {
+			err = e
+		}
+		return n
+	}
+	if l.pn, err = p.Build(g, obs); err != nil {
+		return nil, err
+	}
+	logp, ent, err := p.LogProbEntropy(g, l.pn, act)
+	if err != nil {
+		return nil, err
+	}
+	l.logp, l.ent = logp, ent
+
+	// Clipped surrogate objective.
+	ratio := must(G.Exp(must(G.Sub(logp, oldLP))))
+	clipped := must(G.MinBetween(must(G.MaxBetween(ratio, constant("ratio_lo", 1-cfg.ClipCoef))), constant("ratio_hi", 1+cfg.ClipCoef)))
+	negAdv := must(G.Neg(adv))
+	pg1 := must(G.HadamardProd(negAdv, ratio))
+	pg2 := must(G.HadamardProd(negAdv, clipped))
+	l.pg = must(G.Mean(must(G.MaxBetween(pg1, pg2))))
+
+	// Value loss.
+	v := l.pn.Value
+	sq := must(G.Square(must(G.Sub(v, ret))))
+	if cfg.ClipVLoss {
+		dv := must(G.Sub(v, oldV))
+		dvc := must(G.MinBetween(must(G.MaxBetween(dv, constant("v_lo", -cfg.ClipCoef))), constant("v_hi", cfg.ClipCoef)))
+		vc := must(G.Add(oldV, dvc))
+		sqc := must(G.Square(must(G.Sub(vc, ret))))
+		sq = must(G.MaxBetween(sq, sqc))
+	}
+	l.vl = must(G.HadamardProd(must(G.Mean(sq)), agent.Scalar(g, dt, 0.5)))
+
+	// Total loss.
+	entTerm := must(G.HadamardProd(ent, agent.Scalar(g, dt, cfg.EntCoef)))
+	vTerm := must(G.HadamardProd(l.vl, agent.Scalar(g, dt, cfg.VFCoef)))
+	l.loss = must(G.Add(must(G.Sub(l.pg, entTerm)), vTerm))
+	if err != nil {
+		return nil, fmt.Errorf("ppo: build loss graph: %w", err)
+	}
+	G.Read(l.logp, &l.logpOut)
+	G.Read(l.pg, &l.pgOut)
+	G.Read(l.vl, &l.vlOut)
+	G.Read(l.ent, &l.entOut)
+	G.Read(l.loss, &l.lossOut)
+	if l.grads, err = G.Grad(l.loss, l.pn.Params...); err != nil {
+		return nil, fmt.Errorf("ppo: differentiate loss: %w", err)
+	}
+	return l, nil
+}
+
+// scalarOf returns a scalar (or the first element of a tensor) as float64.
+func scalarOf(val G.Value) float64 {
+	switch v := val.Data().(type) {
+	case float32:
+		return float64(v)
+	case float64:
+		return v
+	case []float32:
+		return float64(v[0])
+	case []float64:
+		return v[0]
+	}
+	return 0
+}

@@ -1,0 +1,543 @@
+// Package ppo is Proximal Policy Optimization (Schulman et al. 2017, arXiv 1707.06347)
+// on Gorgonia, fed by an envpool pool, with every implementation detail of
+// reference/ALGORITHMS.md switchable in Config.
+//
+// One Iterate is one rollout of num_steps x num_envs env steps followed by
+// update_epochs passes of num_minibatches shuffled minibatches.
+//
+// Episode ends: the pool runs in SameStep auto-reset mode. A row that ends an episode
+// carries that step's reward and flags, the next episode's first observation, and the
+// terminal observation in FinalObs, so every row is a real transition (no reset rows
+// to mask, no env steps wasted). Terminated steps do not bootstrap; truncated ones
+// (the time limit) bootstrap from V(final observation) when bootstrap_truncated is on.
+// The time limit is applied by agent.TimeLimit rather than the pool, so that it is part
+// of each env's saved state and a resumed run truncates exactly where an uninterrupted
+// one would.
+//
+// Sync and async: with batch_size == num_envs every Recv returns all envs; with a
+// smaller batch_size the learner acts on each batch as it arrives (rows carry env
+// ids) and the rollout ends once num_steps x num_envs actions are taken and all
+// results are in. Rollout slots are linked per env for GAE.
+package ppo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// Setup is what a PPO run needs besides its Config.
+type Setup struct {
+	Spec    envpool.Spec
+	Factory envpool.Factory
+	// Pool holds num_envs, batch_size, num_threads, affinity and MaxEpisodeSteps
+	// (0: the spec's limit; < 0: none). Seed and AutoReset are set by New.
+	Pool       envpool.Options
+	Net        agent.NetConfig
+	PPO        Config
+	Seed       int64
+	TotalSteps int64
+}
+
+// Trainer runs PPO. It is driven by one goroutine.
+type Trainer struct {
+	cfg    Config
+	setup  Setup
+	spec   envpool.Spec
+	pool   *envpool.Pool
+	policy *agent.Policy
+	params []agent.Param
+
+	// Inference graph: the policy on one batch of batch_size observations.
+	infM   G.VM
+	infObs *tensor.Dense
+	infPN  *agent.PolicyNodes
+	// Copies of the outputs taken as they are computed (G.Read): a node's own value
+	// may be overwritten later in the run when the compiler reuses its register.
+	infOut, infValue G.Value
+	// Training graph: the loss on one minibatch.
+	train  *lossGraph
+	trainM G.VM
+	opt    *adam
+
+	pcg    *rand.PCG
+	rng    *rand.Rand
+	obsRMS *agent.RunningMeanStd
+	rew    *agent.RewardScaler
+	store  *agent.Rollout
+
+	numEnvs, batch, obsDim, actWidth int
+	held                             []float32 // N x obsDim: each env's current raw observation
+	pending                          []int     // rollout slot waiting for each env's result
+	epRet                            []float64 // raw return of each env's running episode
+	epLen                            []int
+	lastValues                       []float32
+	envSteps                         int64
+	updates                          int
+	numUpdates                       int
+	started                          bool
+	inFlight                         int
+
+	// Scratch.
+	normRow  []float32
+	envActs  []float32
+	ids      []int32
+	rewards  []float32
+	dones    []bool
+	finals   []int // rows needing V(final obs)
+	idx      []int
+	grads    [][]float32
+	episodes []agent.Episode
+}
+
+// New builds the pool, the policy and its two graphs, and initialises the weights.
+func New(s Setup) (*Trainer, error) {
+	if err := s.PPO.Check(s.Pool.NumEnvs); err != nil {
+		return nil, err
+	}
+	if s.Spec.ObsSpace.DType != envpool.Float32 {
+		return nil, fmt.Errorf("ppo: task %s has %v observations; the MLP agent takes float32 observations", s.Spec.TaskID, s.Spec.ObsSpace.DType)
+	}
+	t := &Trainer{cfg: s.PPO, setup: s, spec: s.Spec}
+	t.numEnvs = s.Pool.NumEnvs
+	t.batch = s.Pool.BatchSize
+	if t.batch == 0 {
+		t.batch = t.numEnvs
+	}
+	if t.numEnvs%t.batch != 0 {
+		return nil, fmt.Errorf("env.batch_size = %d must divide env.num_envs = %d", t.batch, t.numEnvs)
+	}
+	var err error
+	if t.policy, err = agent.NewPolicy(&t.spec, s.Net, tensor.Float32); err != nil {
+		return nil, err
+	}
+	t.params = t.policy.Params()
+	t.obsDim = t.policy.ObsDim
+	t.actWidth = 1
+	if t.policy.Head == agent.HeadGaussian {
+		t.actWidth = t.policy.ActDim
+	}
+	total := s.PPO.NumSteps * t.numEnvs
+	t.numUpdates = int(max(1, s.TotalSteps/int64(total)))
+
+	// Graphs first, then both machines, then the weights: creating a machine may write
+	// into bound tensors (reference/GORGONIA.md).
+	gi := G.NewGraph()
+	var obs *G.Node
+	obs, t.infObs = agent.Input(gi, tensor.Float32, "obs", t.batch, t.obsDim)
+	if t.infPN, err = t.policy.Build(gi, obs); err != nil {
+		return nil, err
+	}
+	G.Read(t.infPN.Out, &t.infOut)
+	G.Read(t.infPN.Value, &t.infValue)
+	if t.train, err = buildLoss(t.policy, s.PPO, total/s.PPO.NumMinibatches, tensor.Float32); err != nil {
+		return nil, err
+	}
+	t.infM = G.NewTapeMachine(gi)
+	t.trainM = G.NewTapeMachine(t.train.g)
+
+	seed := uint64(s.Seed)
+	t.pcg = rand.NewPCG(seed, 0x5eed_0f_9e0)
+	t.rng = rand.New(t.pcg)
+	t.policy.Init(t.rng)
+	t.opt = newAdam(t.params, s.PPO.AdamEps)
+
+	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
+	t.rew = agent.NewRewardScaler(t.numEnvs, s.PPO.Gamma, s.PPO.RewardClip)
+	t.store = agent.NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
+	t.held = make([]float32, t.numEnvs*t.obsDim)
+	t.pending = make([]int, t.numEnvs)
+	t.epRet = make([]float64, t.numEnvs)
+	t.epLen = make([]int, t.numEnvs)
+	t.lastValues = make([]float32, t.numEnvs)
+	t.normRow = make([]float32, t.obsDim)
+	t.envActs = make([]float32, t.batch*s.Spec.ActionSpace.Size())
+	t.ids = make([]int32, t.batch)
+	t.rewards = make([]float32, t.batch)
+	t.dones = make([]bool, t.batch)
+	t.idx = make([]int, total)
+
+	// The pool: SameStep auto-reset, time limit in the env wrapper (see the package doc).
+	po := s.Pool
+	limit := po.MaxEpisodeSteps
+	if limit == 0 {
+		limit = s.Spec.MaxEpisodeSteps
+	}
+	po.MaxEpisodeSteps = -1
+	po.AutoReset = envpool.SameStep
+	po.Seed = poolSeed(s.Seed)
+	if t.pool, err = envpool.New(s.Spec, agent.TimeLimit(s.Factory, limit), po); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// poolSeed spreads run seeds apart so that seed s+1's envs are not seed s's envs
+// shifted by one (env i gets poolSeed + i).
+func poolSeed(seed int64) int64 { return seed * 1_000_003 }
+
+// Close stops the pool.
+func (t *Trainer) Close() error { return t.pool.Close() }
+
+// EnvSteps is the number of env steps taken so far.
+func (t *Trainer) EnvSteps() int64 { return t.envSteps }
+
+// Updates is the number of completed PPO updates.
+func (t *Trainer) Updates() int { return t.updates }
+
+// NumUpdates is the number of updates the run's step budget allows.
+func (t *Trainer) NumUpdates() int { return t.numUpdates }
+
+// StepsPerUpdate is the number of env steps in one rollout.
+func (t *Trainer) StepsPerUpdate() int { return t.store.Cap() }
+
+// Policy returns the policy (its weights are the tensors being trained).
+func (t *Trainer) Policy() *agent.Policy { return t.policy }
+
+// StatNames lists the per-update statistics Iterate returns, in order.
+func StatNames() []string {
+	return []string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance", "learning_rate", "epochs"}
+}
+
+// Iterate collects one rollout and runs one PPO update. It returns the episodes that
+// finished during the rollout and the update's statistics (StatNames order).
+func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
+	t.episodes = t.episodes[:0]
+	if !t.started {
+		if err := t.reset(); err != nil {
+			return nil, nil, err
+		}
+	}
+	lr := t.cfg.LearningRate
+	if t.cfg.AnnealLR {
+		lr *= 1 - float64(t.updates)/float64(t.numUpdates)
+		lr = max(lr, 0)
+	}
+	if err := t.collect(); err != nil {
+		return nil, nil, err
+	}
+	if err := t.values(); err != nil {
+		return nil, nil, err
+	}
+	if err := t.store.ComputeGAE(t.lastValues, t.cfg.Gamma, t.cfg.GAELambda, t.cfg.BootstrapTruncated); err != nil {
+		return nil, nil, err
+	}
+	stats, err := t.learn(lr)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.updates++
+	return t.episodes, stats, nil
+}
+
+// reset starts every env and records the first observations.
+func (t *Trainer) reset() error {
+	if err := t.pool.AsyncReset(); err != nil {
+		return err
+	}
+	for range t.numEnvs / t.batch {
+		b, err := t.pool.Recv()
+		if err != nil {
+			return err
+		}
+		for i := range b.Size {
+			copy(t.held[int(b.EnvID[i])*t.obsDim:], b.RowF32(i))
+		}
+		if t.cfg.NormObs {
+			t.obsRMS.Update(b.ObsF32, b.Size)
+		}
+	}
+	t.started = true
+	return nil
+}
+
+// collect runs one rollout: act on every env, then on each batch as it comes back,
+// until num_steps x num_envs actions are taken and their results are in.
+func (t *Trainer) collect() error {
+	t.store.Clear()
+	total := t.store.Cap()
+	acted := 0
+	for c := 0; c < t.numEnvs; c += t.batch {
+		for k := range t.batch {
+			t.ids[k] = int32(c + k)
+		}
+		if err := t.act(t.ids); err != nil {
+			return err
+		}
+		acted += t.batch
+	}
+	for t.inFlight > 0 {
+		b, err := t.pool.Recv()
+		if err != nil {
+			return err
+		}
+		t.inFlight -= b.Size
+		if err := t.absorb(b); err != nil {
+			return err
+		}
+		if acted < total {
+			copy(t.ids, b.EnvID)
+			if err := t.act(t.ids); err != nil {
+				return err
+			}
+			acted += t.batch
+		}
+	}
+	return nil
+}
+
+// normalized writes env e's current observation as the policy sees it into dst.
+func (t *Trainer) normalized(raw, dst []float32) {
+	if t.cfg.NormObs {
+		t.obsRMS.Normalize(raw, dst, t.cfg.ObsClip)
+		return
+	}
+	copy(dst, raw)
+}
+
+// forward runs the inference graph on the rows already written into infObs.
+func (t *Trainer) forward() (out, values []float32, err error) {
+	defer t.infM.Reset()
+	if err := t.infM.RunAll(); err != nil {
+		return nil, nil, fmt.Errorf("ppo: policy forward pass: %w", err)
+	}
+	return t.infOut.Data().([]float32), t.infValue.Data().([]float32), nil
+}
+
+// act samples actions for the envs in ids from their current observations, stores the
+// slots and sends the actions.
+func (t *Trainer) act(ids []int32) error {
+	in := t.infObs.Data().([]float32)
+	for k, e := range ids {
+		t.normalized(t.held[int(e)*t.obsDim:(int(e)+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+	}
+	out, values, err := t.forward()
+	if err != nil {
+		return err
+	}
+	sp := &t.spec.ActionSpace
+	aw := sp.Size()
+	for k, e := range ids {
+		slot, err := t.store.Add(e)
+		if err != nil {
+			return err
+		}
+		copy(t.store.ObsRow(slot), in[k*t.obsDim:(k+1)*t.obsDim])
+		a := t.store.ActRow(slot)
+		t.store.LogP[slot] = t.policy.Sample(out[k*t.policy.ActDim:(k+1)*t.policy.ActDim], t.rng, a)
+		t.store.Value[slot] = values[k]
+		t.pending[e] = slot
+		// Gaussian actions are clipped to the box only on their way to the env (item 13).
+		dst := t.envActs[k*aw : (k+1)*aw]
+		copy(dst, a)
+		if sp.Kind == envpool.Box {
+			for j := range dst {
+				dst[j] = min(max(dst[j], sp.Low[j]), sp.High[j])
+			}
+		}
+	}
+	if err := t.pool.Send(t.envActs[:len(ids)*aw], ids); err != nil {
+		return err
+	}
+	t.inFlight += len(ids)
+	return nil
+}
+
+// absorb records a batch of results: rewards and flags into the pending slots, episode
+// statistics, the envs' new observations, and V(final obs) for truncated rows.
+func (t *Trainer) absorb(b *envpool.Batch) error {
+	n := b.Size
+	copy(t.rewards, b.Reward)
+	for i := range n {
+		t.dones[i] = b.Done(i)
+	}
+	if t.cfg.NormReward {
+		t.rew.Scale(b.EnvID, t.rewards[:n], t.dones[:n])
+	}
+	t.finals = t.finals[:0]
+	for i := range n {
+		e := int(b.EnvID[i])
+		slot := t.pending[e]
+		t.store.Reward[slot] = t.rewards[i]
+		t.store.Terminated[slot] = b.Terminated[i]
+		t.store.Truncated[slot] = b.Truncated[i] && !b.Terminated[i]
+		t.store.Complete[slot] = true
+		t.envSteps++
+		t.epRet[e] += float64(b.Reward[i])
+		t.epLen[e]++
+		if t.dones[i] {
+			t.episodes = append(t.episodes, agent.Episode{EnvStep: t.envSteps, EnvID: e, Return: t.epRet[e], Length: t.epLen[e]})
+			t.epRet[e], t.epLen[e] = 0, 0
+			if t.store.Truncated[slot] && t.cfg.BootstrapTruncated {
+				t.finals = append(t.finals, i)
+			}
+		}
+		copy(t.held[e*t.obsDim:(e+1)*t.obsDim], b.RowF32(i))
+	}
+	if t.cfg.NormObs {
+		t.obsRMS.Update(b.ObsF32, n)
+	}
+	if len(t.finals) == 0 {
+		return nil
+	}
+	in := t.infObs.Data().([]float32)
+	clear(in)
+	for k, i := range t.finals {
+		t.normalized(b.FinalObsF32[i*t.obsDim:(i+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+	}
+	_, values, err := t.forward()
+	if err != nil {
+		return err
+	}
+	for k, i := range t.finals {
+		t.store.FinalValue[t.pending[b.EnvID[i]]] = values[k]
+	}
+	return nil
+}
+
+// values computes V of every env's current observation: the bootstrap after its last
+// slot of the rollout.
+func (t *Trainer) values() error {
+	in := t.infObs.Data().([]float32)
+	for c := 0; c < t.numEnvs; c += t.batch {
+		for k := range t.batch {
+			e := c + k
+			t.normalized(t.held[e*t.obsDim:(e+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+		}
+		_, values, err := t.forward()
+		if err != nil {
+			return err
+		}
+		copy(t.lastValues[c:c+t.batch], values)
+	}
+	return nil
+}
+
+// learn runs update_epochs passes of shuffled minibatches over the rollout.
+func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
+	l := t.train
+	m := l.m
+	for i := range t.idx {
+		t.idx[i] = i
+	}
+	obs := l.obs.Data().([]float32)
+	act := l.act.Data().([]float32)
+	oldLP, adv := l.oldLP.Data().([]float32), l.adv.Data().([]float32)
+	ret, oldV := l.ret.Data().([]float32), l.oldV.Data().([]float32)
+	var sumPG, sumV, sumEnt, sumKL, sumClip float64
+	nmb, epochs := 0, 0
+	for epoch := 0; epoch < t.cfg.UpdateEpochs; epoch++ {
+		epochs++
+		t.rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
+		approxKL := 0.0
+		for start := 0; start < len(t.idx); start += m {
+			mb := t.idx[start : start+m]
+			clear(act)
+			for k, i := range mb {
+				copy(obs[k*t.obsDim:(k+1)*t.obsDim], t.store.ObsRow(i))
+				if t.policy.Head == agent.HeadCategorical {
+					act[k*t.policy.ActDim+int(t.store.Act[i])] = 1
+				} else {
+					copy(act[k*t.actWidth:(k+1)*t.actWidth], t.store.ActRow(i))
+				}
+				oldLP[k], adv[k] = t.store.LogP[i], t.store.Adv[i]
+				ret[k], oldV[k] = t.store.Ret[i], t.store.Value[i]
+			}
+			if t.cfg.NormAdv {
+				normalizeAdv(adv)
+			}
+			if err := t.trainM.RunAll(); err != nil {
+				t.trainM.Reset()
+				return nil, fmt.Errorf("ppo: training step: %w", err)
+			}
+			// Statistics before the weights move: approx KL as (r - 1) - log r (item 12)
+			// and the fraction of ratios outside the clip range (item 8).
+			newLP := l.logpOut.Data().([]float32)
+			kl, clipped := 0.0, 0
+			for k := range m {
+				logRatio := float64(newLP[k]) - float64(oldLP[k])
+				r := math.Exp(logRatio)
+				kl += (r - 1) - logRatio
+				if math.Abs(r-1) > t.cfg.ClipCoef {
+					clipped++
+				}
+			}
+			approxKL = kl / float64(m)
+			sumKL += approxKL
+			sumClip += float64(clipped) / float64(m)
+			sumPG += scalarOf(l.pgOut)
+			sumV += scalarOf(l.vlOut)
+			sumEnt += scalarOf(l.entOut)
+			nmb++
+			t.grads = t.grads[:0]
+			for _, gn := range l.grads {
+				t.grads = append(t.grads, gn.Value().Data().([]float32))
+			}
+			clipGlobalNorm(t.grads, t.cfg.MaxGradNorm)
+			t.opt.step(t.grads, lr)
+			t.trainM.Reset()
+		}
+		if t.cfg.TargetKL > 0 && approxKL > t.cfg.TargetKL {
+			break
+		}
+	}
+	n := float64(nmb)
+	return []agent.Stat{
+		{Name: "policy_loss", Value: sumPG / n},
+		{Name: "value_loss", Value: sumV / n},
+		{Name: "entropy", Value: sumEnt / n},
+		{Name: "approx_kl", Value: sumKL / n},
+		{Name: "clip_frac", Value: sumClip / n},
+		{Name: "explained_variance", Value: t.store.ExplainedVariance()},
+		{Name: "learning_rate", Value: lr},
+		{Name: "epochs", Value: float64(epochs)},
+	}, nil
+}
+
+// normalizeAdv standardises a minibatch's advantages (item 7) with the sample standard
+// deviation, as torch's std() does.
+func normalizeAdv(a []float32) {
+	n := float64(len(a))
+	mean := 0.0
+	for _, v := range a {
+		mean += float64(v)
+	}
+	mean /= n
+	ss := 0.0
+	for _, v := range a {
+		d := float64(v) - mean
+		ss += d * d
+	}
+	std := math.Sqrt(ss / max(n-1, 1))
+	for i, v := range a {
+		a[i] = float32((float64(v) - mean) / (std + 1e-8))
+	}
+}
+
+// clipGlobalNorm scales all gradients together so that their joint L2 norm is at most
+// maxNorm (item 11; Gorgonia's WithClip clips elements, which is not the same); 0
+// disables it. It returns the norm before clipping.
+func clipGlobalNorm(grads [][]float32, maxNorm float64) float64 {
+	ss := 0.0
+	for _, g := range grads {
+		for _, v := range g {
+			ss += float64(v) * float64(v)
+		}
+	}
+	norm := math.Sqrt(ss)
+	if maxNorm > 0 && norm > maxNorm {
+		s := float32(maxNorm / (norm + 1e-6))
+		for _, g := range grads {
+			for i := range g {
+				g[i] *= s
+			}
+		}
+	}
+	return norm
+}

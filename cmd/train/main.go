@@ -1,0 +1,161 @@
+// Command train trains agents on rlpool's environments and manages the runs.
+//
+//	train -config configs/cartpole.toml [-set ppo.learning_rate=1e-3 ...] [-seed 2]
+//	train -resume runs/cartpole-20260101-120000-s1
+//	train bench -task Pong-v5 -num-envs 16 -batch-size 8
+//
+// Training writes a run directory (see package internal/rundir). Ctrl-C (SIGINT or
+// SIGTERM) finishes the current update, writes a checkpoint and marks the run
+// interrupted; -resume continues it. A second Ctrl-C quits at once.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	_ "github.com/rlpool/rlpool/envs/all"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/train"
+)
+
+// subcommand is one entry of the dispatch table.
+type subcommand struct {
+	run  func(args []string) error
+	help string
+}
+
+// subcommands maps the first argument to its handler; anything else is training.
+var subcommands = map[string]subcommand{
+	"bench": {runBench, "measure env steps (and frames) per second of a pool"},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches a subcommand or trains, and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sc, ok := subcommands[args[0]]; ok {
+			if err := sc.run(args[1:]); err != nil {
+				fmt.Fprintf(stderr, "train %s: %v\n", args[0], err)
+				return 1
+			}
+			return 0
+		}
+	}
+	return trainMain(args, stdout, stderr)
+}
+
+// multiFlag collects a repeatable flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func trainMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "TOML run config (e.g. configs/cartpole.toml)")
+	resume := fs.String("resume", "", "continue the run in this run directory from its latest checkpoint")
+	seed := fs.String("seed", "", "run seed (same as -set run.seed=N)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "override a config key, e.g. -set ppo.learning_rate=3e-4 (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: train -config FILE [-set key=value ...] [-seed N]\n       train -resume RUNDIR\n       train <subcommand> ...\n\nsubcommands:\n")
+		names := make([]string, 0, len(subcommands))
+		for n := range subcommands {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(stderr, "  %-8s %s\n", n, subcommands[n].help)
+		}
+		fmt.Fprintf(stderr, "\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "train: unexpected argument %q (unknown subcommand or a flag after it); see train -h\n", fs.Arg(0))
+		return 2
+	}
+	if *seed != "" {
+		if _, err := strconv.ParseInt(*seed, 10, 64); err != nil {
+			fmt.Fprintf(stderr, "train: -seed %q: want an integer\n", *seed)
+			return 2
+		}
+		if *resume != "" {
+			fmt.Fprintln(stderr, "train: -seed cannot change a resumed run's seed; drop it")
+			return 2
+		}
+		sets = append(sets, "run.seed="+*seed)
+	}
+	opts := train.Options{Stdout: stdout, Stderr: stderr, Progress: isTerminal(os.Stderr)}
+	switch {
+	case *resume != "" && *configPath != "":
+		fmt.Fprintln(stderr, "train: use -config for a new run or -resume for an old one, not both (a resumed run keeps its own config.toml)")
+		return 2
+	case *resume != "":
+		opts.Resume, opts.Overrides = *resume, sets
+	case *configPath == "":
+		fmt.Fprintln(stderr, "train: no -config given; e.g. train -config configs/cartpole.toml (train -h for help)")
+		return 2
+	default:
+		cfg, err := config.Load(*configPath, sets)
+		if err != nil {
+			fmt.Fprintf(stderr, "train: %v\n", err)
+			return 2
+		}
+		opts.Config = cfg
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; !ok {
+			return
+		}
+		signal.Reset(os.Interrupt, syscall.SIGTERM) // a second signal ends the process at once
+		fmt.Fprintln(stderr, "\ntrain: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)")
+		cancel()
+	}()
+	res, err := train.Run(ctx, opts)
+	if err != nil {
+		if res != nil && res.Dir != "" {
+			fmt.Fprintf(stderr, "train: %s: %v\n", res.Dir, err)
+		} else {
+			fmt.Fprintf(stderr, "train: %v\n", err)
+		}
+		return 1
+	}
+	if res.Status != "finished" {
+		fmt.Fprintf(stderr, "train: run %s; continue it with: train -resume %s\n", res.Status, res.Dir)
+		return 130
+	}
+	return 0
+}
+
+// isTerminal reports whether f is a character device (a terminal), where a live
+// progress line makes sense; elsewhere (a file, a pipe, CI) only plain lines are
+// written.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,95 @@
+package envpool
+
+import "sync/atomic"
+
+// Batch is the output of one Recv: Size rows, each the result of one env step (or reset),
+// in contiguous preallocated arrays. In sync mode row i is env i; in async mode rows come
+// in the order envs finished and EnvID says which env each row is.
+//
+// A Batch stays valid until the next Recv, Step or Reset; copy what you keep longer.
+type Batch struct {
+	Size    int
+	ObsSize int // elements per observation row
+	// Obs holds Size x ObsSize elements in the spec's dtype: ObsF32 for float32
+	// observations, ObsU8 for pixels.
+	ObsF32 []float32
+	ObsU8  []uint8
+	// FinalObs holds the terminal observation of rows that ended an episode, in
+	// SameStep auto-reset mode only (nil otherwise; other rows are left stale).
+	FinalObsF32 []float32
+	FinalObsU8  []uint8
+
+	EnvID       []int32
+	Reward      []float32
+	Terminated  []bool
+	Truncated   []bool
+	ElapsedStep []int32 // steps taken in the episode; 0 on the first observation of an episode
+	// First marks rows that carry the first observation of an episode: a reset, an
+	// auto-reset in NextStep mode, or (in SameStep mode) a row that ended an episode.
+	First []bool
+	// Info holds Size x len(Spec.InfoKeys) family values (lives, raw reward, ...).
+	Info     []float32
+	InfoSize int
+}
+
+// Done reports whether row i ended an episode (terminated or truncated).
+func (b *Batch) Done(i int) bool { return b.Terminated[i] || b.Truncated[i] }
+
+// RowF32 returns row i of the float32 observations.
+func (b *Batch) RowF32(i int) []float32 { return b.ObsF32[i*b.ObsSize : (i+1)*b.ObsSize] }
+
+// RowU8 returns row i of the uint8 observations.
+func (b *Batch) RowU8(i int) []uint8 { return b.ObsU8[i*b.ObsSize : (i+1)*b.ObsSize] }
+
+// InfoRow returns row i of the info columns.
+func (b *Batch) InfoRow(i int) []float32 { return b.Info[i*b.InfoSize : (i+1)*b.InfoSize] }
+
+func (b *Batch) obs(i int, final bool) Obs {
+	lo, hi := i*b.ObsSize, (i+1)*b.ObsSize
+	if final {
+		if b.FinalObsU8 != nil {
+			return Obs{U8: b.FinalObsU8[lo:hi]}
+		}
+		return Obs{F32: b.FinalObsF32[lo:hi]}
+	}
+	if b.ObsU8 != nil {
+		return Obs{U8: b.ObsU8[lo:hi]}
+	}
+	return Obs{F32: b.ObsF32[lo:hi]}
+}
+
+// stateBuffer is one slot of the ring of output buffers. Workers claim rows in it and
+// count them done; Recv sleeps on ready until all Size rows are written.
+type stateBuffer struct {
+	batch Batch
+	done  atomic.Int32
+	ready *semaphore
+}
+
+func newStateBuffer(spec *Spec, size int, sameStep bool) *stateBuffer {
+	n := spec.ObsSpace.Size()
+	b := Batch{
+		Size:        size,
+		ObsSize:     n,
+		EnvID:       make([]int32, size),
+		Reward:      make([]float32, size),
+		Terminated:  make([]bool, size),
+		Truncated:   make([]bool, size),
+		ElapsedStep: make([]int32, size),
+		First:       make([]bool, size),
+		InfoSize:    len(spec.InfoKeys),
+		Info:        make([]float32, size*len(spec.InfoKeys)),
+	}
+	if spec.ObsSpace.DType == Uint8 {
+		b.ObsU8 = make([]uint8, size*n)
+		if sameStep {
+			b.FinalObsU8 = make([]uint8, size*n)
+		}
+	} else {
+		b.ObsF32 = make([]float32, size*n)
+		if sameStep {
+			b.FinalObsF32 = make([]float32, size*n)
+		}
+	}
+	return &stateBuffer{batch: b, ready: newSemaphore()}
+}

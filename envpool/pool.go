@@ -1,0 +1,433 @@
+// Package envpool is rlpool's environment engine: a pool of environment instances
+// stepped by worker goroutines that write their results straight into preallocated
+// batch buffers, in the manner of EnvPool (arXiv 2206.10558).
+//
+// Send queues actions for some envs and returns at once; Recv returns as soon as
+// BatchSize envs have finished. With BatchSize == NumEnvs (sync mode) every Step returns
+// all envs in env order; with a smaller BatchSize (async mode) the first envs to finish
+// form the batch and the learner overlaps its work with the stragglers.
+//
+// A Pool is driven by one goroutine: Send, Recv, Step, Reset and AsyncReset must not be
+// called concurrently with each other.
+package envpool
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrClosed is returned by every call on a closed pool.
+var ErrClosed = errors.New("envpool: pool is closed")
+
+// workItem asks a worker to step (or reset) one env. envID < 0 tells the worker to exit.
+type workItem struct {
+	envID int32
+	reset bool
+}
+
+// queueSlot is one cell of the action queue. seq says whose turn the cell is: the
+// sender may write position pos when seq == pos, a worker may read it when seq == pos+1,
+// and after reading the worker hands the cell to the sender's next lap (pos+len). A
+// worker delayed between taking a position and reading it therefore never has its item
+// overwritten, however far the other workers run ahead.
+type queueSlot struct {
+	seq atomic.Uint64
+	it  workItem
+}
+
+// envState is the pool's bookkeeping for one env. Only the worker running the env
+// touches it; the queue's atomics order successive workers.
+type envState struct {
+	elapsed    int32
+	needsReset bool
+}
+
+// Pool steps NumEnvs environments on NumThreads workers. See the package doc.
+type Pool struct {
+	spec      Spec
+	opts      Options
+	envs      []Env
+	state     []envState
+	actionDim int
+	actions   []float32 // NumEnvs x actionDim, copied in by Send
+
+	// The action queue: a ring written by Send and drained by workers.
+	items []queueSlot
+	tail  uint64
+	head  atomic.Uint64
+	work  *semaphore
+
+	// The ring of output buffers.
+	bufs     []*stateBuffer
+	rowAlloc atomic.Uint64
+	consumed uint64
+
+	// Owned by the driving goroutine.
+	busy     []bool // sent and not yet returned by Recv
+	stamp    []uint64
+	sendGen  uint64
+	inFlight int
+	closed   bool
+
+	scratchInfo [][]float32 // per worker, for the info of a same-step reset
+	workerErr   atomic.Pointer[error]
+	wg          sync.WaitGroup
+}
+
+// New builds NumEnvs envs with factory (env i gets seed opts.Seed+i, built in parallel)
+// and starts the workers.
+func New(spec Spec, factory Factory, opts Options) (*Pool, error) {
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	o, err := opts.resolved(&spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pool{
+		spec:      spec,
+		opts:      o,
+		envs:      make([]Env, o.NumEnvs),
+		state:     make([]envState, o.NumEnvs),
+		actionDim: spec.ActionSpace.Size(),
+		items:     make([]queueSlot, o.NumEnvs+o.NumThreads),
+		work:      newSemaphore(),
+		busy:      make([]bool, o.NumEnvs),
+		stamp:     make([]uint64, o.NumEnvs),
+	}
+	p.actions = make([]float32, o.NumEnvs*p.actionDim)
+	for i := range p.items {
+		p.items[i].seq.Store(uint64(i))
+	}
+	if err := p.buildEnvs(factory); err != nil {
+		return nil, err
+	}
+	// Rows claimed ahead of the batch being read are bounded by NumEnvs, so this many
+	// buffers never overwrite a batch the caller still holds.
+	nbuf := (o.NumEnvs+o.BatchSize-1)/o.BatchSize + 2
+	p.bufs = make([]*stateBuffer, nbuf)
+	for i := range p.bufs {
+		p.bufs[i] = newStateBuffer(&p.spec, o.BatchSize, o.AutoReset == SameStep)
+	}
+	p.scratchInfo = make([][]float32, o.NumThreads)
+	for w := range o.NumThreads {
+		p.scratchInfo[w] = make([]float32, len(spec.InfoKeys))
+		p.wg.Add(1)
+		go p.worker(w)
+	}
+	return p, nil
+}
+
+func (p *Pool) buildEnvs(factory Factory) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(p.envs))
+	next := atomic.Int64{}
+	for range min(p.opts.NumThreads, len(p.envs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(p.envs) {
+					return
+				}
+				p.envs[i], errs[i] = factory(i, p.opts.Seed+int64(i))
+				if errs[i] == nil && p.envs[i] == nil {
+					errs[i] = fmt.Errorf("envpool: factory returned no env for index %d", i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		p.closeEnvs()
+		return err
+	}
+	return nil
+}
+
+// Spec returns the environment's spec.
+func (p *Pool) Spec() *Spec { return &p.spec }
+
+// Options returns the resolved options (defaults filled in).
+func (p *Pool) Options() Options { return p.opts }
+
+// NumEnvs is the number of env instances.
+func (p *Pool) NumEnvs() int { return p.opts.NumEnvs }
+
+// BatchSize is the number of rows each Recv returns.
+func (p *Pool) BatchSize() int { return p.opts.BatchSize }
+
+// Env returns env i, for inspection (rendering, tests) while it is not running.
+func (p *Pool) Env(i int) Env { return p.envs[i] }
+
+// Send queues one step for each env in envIDs with its action (actions holds
+// len(envIDs) x ActionSpace.Size() values; discrete actions are integer values). A nil
+// envIDs means every env, in order. Send copies the actions and returns at once.
+func (p *Pool) Send(actions []float32, envIDs []int32) error {
+	if p.closed {
+		return ErrClosed
+	}
+	n := len(envIDs)
+	if envIDs == nil {
+		n = p.opts.NumEnvs
+	}
+	if len(actions) != n*p.actionDim {
+		return fmt.Errorf("envpool: Send: %d action values for %d envs; want %d (%d per env, action space %v)",
+			len(actions), n, n*p.actionDim, p.actionDim, p.spec.ActionSpace)
+	}
+	p.sendGen++
+	for k := range n {
+		id := k
+		if envIDs != nil {
+			id = int(envIDs[k])
+		}
+		if err := p.checkSend(id, actions[k*p.actionDim:(k+1)*p.actionDim]); err != nil {
+			return err
+		}
+		p.stamp[id] = p.sendGen
+	}
+	for k := range n {
+		id := int32(k)
+		if envIDs != nil {
+			id = envIDs[k]
+		}
+		copy(p.actions[int(id)*p.actionDim:], actions[k*p.actionDim:(k+1)*p.actionDim])
+		p.enqueue(workItem{envID: id})
+	}
+	p.work.release(n)
+	return nil
+}
+
+func (p *Pool) checkSend(id int, action []float32) error {
+	if id < 0 || id >= p.opts.NumEnvs {
+		return fmt.Errorf("envpool: Send: env id %d out of range [0, %d)", id, p.opts.NumEnvs)
+	}
+	if p.busy[id] {
+		return fmt.Errorf("envpool: Send: env %d is still running; Recv its result before sending it again", id)
+	}
+	if p.stamp[id] == p.sendGen {
+		return fmt.Errorf("envpool: Send: env %d appears twice in one call", id)
+	}
+	sp := &p.spec.ActionSpace
+	for j, a := range action {
+		if math.IsNaN(float64(a)) || math.IsInf(float64(a), 0) {
+			return fmt.Errorf("envpool: Send: env %d: action element %d is %v", id, j, a)
+		}
+		if sp.Kind == Discrete && (a != float32(math.Trunc(float64(a))) || a < 0 || int(a) >= sp.N) {
+			return fmt.Errorf("envpool: Send: env %d: action %v is not in Discrete(%d) (an integer in [0, %d))", id, a, sp.N, sp.N)
+		}
+	}
+	return nil
+}
+
+// enqueue puts an item on the ring; the caller releases the work semaphore afterwards,
+// which publishes it.
+func (p *Pool) enqueue(it workItem) {
+	s := &p.items[p.tail%uint64(len(p.items))]
+	for s.seq.Load() != p.tail {
+		runtime.Gosched() // a worker has yet to read this cell's previous item
+	}
+	s.it = it
+	s.seq.Store(p.tail + 1)
+	p.tail++
+	if it.envID >= 0 {
+		p.busy[it.envID] = true
+		p.inFlight++
+	}
+}
+
+// Recv waits for the next BatchSize results and returns them. It fails instead of
+// blocking forever when fewer than BatchSize envs are in flight.
+func (p *Pool) Recv() (*Batch, error) {
+	if p.closed {
+		return nil, ErrClosed
+	}
+	if p.inFlight < p.opts.BatchSize {
+		return nil, fmt.Errorf("envpool: Recv: %d envs in flight but a batch needs %d; Send (or AsyncReset) first", p.inFlight, p.opts.BatchSize)
+	}
+	buf := p.bufs[p.consumed%uint64(len(p.bufs))]
+	buf.ready.acquire()
+	buf.done.Store(0)
+	p.consumed++
+	b := &buf.batch
+	for _, id := range b.EnvID {
+		p.busy[id] = false
+	}
+	p.inFlight -= b.Size
+	if e := p.workerErr.Load(); e != nil {
+		return b, *e
+	}
+	return b, nil
+}
+
+// Step is Send followed by Recv.
+func (p *Pool) Step(actions []float32, envIDs []int32) (*Batch, error) {
+	if err := p.Send(actions, envIDs); err != nil {
+		return nil, err
+	}
+	return p.Recv()
+}
+
+// AsyncReset queues a reset of every env; Recv collects the first observations.
+func (p *Pool) AsyncReset() error {
+	if p.closed {
+		return ErrClosed
+	}
+	if p.inFlight > 0 {
+		return fmt.Errorf("envpool: AsyncReset: %d envs still in flight; Recv them first", p.inFlight)
+	}
+	for i := range p.opts.NumEnvs {
+		p.enqueue(workItem{envID: int32(i), reset: true})
+	}
+	p.work.release(p.opts.NumEnvs)
+	return nil
+}
+
+// Reset resets every env and returns the first batch of observations (all envs in sync
+// mode; the first BatchSize to finish in async mode, with the rest still in flight).
+func (p *Pool) Reset() (*Batch, error) {
+	if err := p.AsyncReset(); err != nil {
+		return nil, err
+	}
+	return p.Recv()
+}
+
+// Close stops the workers after the steps already queued and closes envs that
+// implement io.Closer. Calls after Close return ErrClosed; Close itself is idempotent.
+func (p *Pool) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	for range p.opts.NumThreads {
+		p.enqueue(workItem{envID: -1})
+	}
+	p.work.release(p.opts.NumThreads)
+	p.wg.Wait()
+	return p.closeEnvs()
+}
+
+func (p *Pool) closeEnvs() error {
+	var errs []error
+	for _, e := range p.envs {
+		if c, ok := e.(io.Closer); ok {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Pool) worker(w int) {
+	defer p.wg.Done()
+	if p.opts.ThreadAffinity {
+		// Pinning needs a thread of its own. Unpinned workers stay ordinary goroutines:
+		// a goroutine locked to a thread pays a futex wake-up for every hand-off,
+		// which costs more than a no-op env step.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var set unix.CPUSet
+		set.Set((p.opts.ThreadAffinityOffset + w) % runtime.NumCPU())
+		_ = unix.SchedSetaffinity(0, &set) // best effort: pinning is a speed hint
+	}
+	for {
+		p.work.acquire()
+		pos := p.head.Add(1) - 1
+		s := &p.items[pos%uint64(len(p.items))]
+		for s.seq.Load() != pos+1 {
+			runtime.Gosched() // published before the permit; only a reordering delay
+		}
+		it := s.it
+		s.seq.Store(pos + uint64(len(p.items)))
+		if it.envID < 0 {
+			return
+		}
+		p.runSafe(w, it)
+	}
+}
+
+// runSafe runs one work item; a panicking env is reported by the next Recv and its row
+// is still delivered (truncated), so the pool never hangs or takes the process down.
+func (p *Pool) runSafe(w int, it workItem) {
+	claimed := (*stateBuffer)(nil)
+	row := 0
+	defer func() {
+		if r := recover(); r != nil {
+			err := fmt.Errorf("envpool: env %d panicked: %v", it.envID, r)
+			p.workerErr.CompareAndSwap(nil, &err)
+			p.state[it.envID].needsReset = true
+			if claimed == nil {
+				claimed, row = p.claim(it.envID)
+			}
+			b := &claimed.batch
+			b.EnvID[row], b.Truncated[row], b.Terminated[row] = it.envID, true, false
+			p.finish(claimed)
+		}
+	}()
+	p.run(w, it, &claimed, &row)
+}
+
+func (p *Pool) run(w int, it workItem, claimed **stateBuffer, rowOut *int) {
+	id := it.envID
+	env, st := p.envs[id], &p.state[id]
+	var res StepResult
+	first := false
+	if it.reset || st.needsReset {
+		env.Reset()
+		st.elapsed, st.needsReset, first = 0, false, true
+	} else {
+		res = env.Step(p.actions[int(id)*p.actionDim : (int(id)+1)*p.actionDim])
+		st.elapsed++
+		if p.opts.MaxEpisodeSteps > 0 && int(st.elapsed) >= p.opts.MaxEpisodeSteps {
+			res.Truncated = true
+		}
+	}
+	buf, row := p.claim(id)
+	*claimed, *rowOut = buf, row
+	b := &buf.batch
+	info := b.Info[row*b.InfoSize : (row+1)*b.InfoSize]
+	b.EnvID[row] = id
+	b.Reward[row] = res.Reward
+	b.Terminated[row] = res.Terminated
+	b.Truncated[row] = res.Truncated
+	b.ElapsedStep[row] = st.elapsed
+	done := res.Terminated || res.Truncated
+	switch {
+	case done && p.opts.AutoReset == SameStep:
+		env.Observe(b.obs(row, true), info)
+		env.Reset()
+		st.elapsed, first = 0, true
+		env.Observe(b.obs(row, false), p.scratchInfo[w])
+	default:
+		env.Observe(b.obs(row, false), info)
+		st.needsReset = done
+	}
+	b.First[row] = first
+	p.finish(buf)
+}
+
+// claim takes the next output row with one atomic add. In sync mode the row is the
+// env's own index, so batches come in env order.
+func (p *Pool) claim(id int32) (*stateBuffer, int) {
+	a := p.rowAlloc.Add(1) - 1
+	bs := uint64(p.opts.BatchSize)
+	buf := p.bufs[(a/bs)%uint64(len(p.bufs))]
+	row := int(a % bs)
+	if p.opts.BatchSize == p.opts.NumEnvs {
+		row = int(id)
+	}
+	return buf, row
+}
+
+func (p *Pool) finish(buf *stateBuffer) {
+	if int(buf.done.Add(1)) == p.opts.BatchSize {
+		buf.ready.release(1)
+	}
+}

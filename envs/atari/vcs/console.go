@@ -1,0 +1,398 @@
+package vcs
+
+import "fmt"
+
+// Config holds the ROM properties ALE takes from its properties table that affect
+// emulation (notes §1.1, §1.7). Start from DefaultConfig and change what the game needs.
+type Config struct {
+	// Scheme is the cartridge scheme; "" auto-detects as Stella does (notes §8.1).
+	Scheme string
+	// YStart is the first frame line shown on screen (default 34).
+	YStart int
+	// Height is the number of screen rows (default 210; 250 if PAL is detected).
+	Height int
+	// HmoveBlanks enables the HMOVE bar (property HmoveBlanks, default true).
+	HmoveBlanks bool
+	// Paddles puts paddles in the left port (else a joystick).
+	Paddles bool
+	// RightPaddles puts paddles in the right port (Pong has paddles in both).
+	RightPaddles bool
+	// SwapPaddles swaps paddle 0/1 (and 2/3) within a port (Pong).
+	SwapPaddles bool
+	// SwapPorts stores the left controller in the right slot and vice versa.
+	SwapPorts bool
+	// LeftDifficultyA and RightDifficultyA are the property defaults of the
+	// difficulty switches (false = B).
+	LeftDifficultyA, RightDifficultyA bool
+	// Seed seeds the system RNG (ALE's system_random_seed, default 4753849).
+	Seed uint32
+}
+
+// DefaultConfig returns ALE's default properties: auto-detected scheme, YStart 34,
+// Height 210, HMOVE blanks on, joysticks, difficulty B/B, seed 4753849.
+func DefaultConfig() Config {
+	return Config{YStart: 34, Height: 210, HmoveBlanks: true, Seed: 4753849}
+}
+
+// Input is the set of Stella events for the next frame(s), as ALE sets them.
+type Input struct {
+	// Up, Down, Left, Right and Fire are the JoystickZero/JoystickOne events
+	// (index 0 = ALE player A).
+	Up, Down, Left, Right, Fire [2]bool
+	// PaddleResistance holds the PaddleZero..Three resistance events.
+	PaddleResistance [4]int32
+	// PaddleFire holds PaddleZeroFire..PaddleThreeFire.
+	PaddleFire [4]bool
+	// Reset and Select are the console switches (held while true).
+	Reset, Select bool
+	// LeftDifficultyA and RightDifficultyA select difficulty A (false = B event).
+	LeftDifficultyA, RightDifficultyA bool
+}
+
+// Console is a whole Atari 2600 as ALE's Stella core builds it: CPU, RIOT, TIA and
+// cartridge on the 13-bit bus, plus controllers, switches and the system RNG.
+type Console struct {
+	cfg    Config
+	cpu    *CPU
+	tia    *tia
+	riot   *riot
+	cart   cartridge
+	rng    Random
+	height int
+	pal    bool
+
+	// rpages maps each 64-byte page of the 13-bit address space to the bytes a read
+	// returns directly (RIOT RAM, cartridge ROM/RAM without hotspots), or nil when the
+	// read must go to a device (TIA, RIOT I/O, hotspot pages). Carts remap their pages
+	// on bank switches. This is Stella's page-access table, used only for speed.
+	rpages [128]*[64]byte
+
+	dataBus  uint8
+	in       Input
+	inputSet bool
+	switches uint8
+
+	// Controller values derived from the input events.
+	swchaVal      uint8
+	inpt          [2]uint8 // INPT4, INPT5 bit 7
+	potResistance [4]int32 // INPT0..INPT3 analog pins
+}
+
+// NewConsole builds the console for rom in ALE's order (notes §1.1): system RNG, CPU,
+// RIOT (randomised RAM), TIA, cartridge; a System reset; the 60 PAL-detection frames;
+// and a final System reset. Wrong sizes or unknown schemes return an error that names
+// the supported schemes.
+func NewConsole(rom []byte, cfg Config) (*Console, error) {
+	c, err := buildConsole(rom, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.Reset()
+	palFrames := 0
+	for i := 0; i < 60; i++ {
+		_ = c.tia.update() // a JAM here is reported by the caller's first RunFrame
+		if i >= 30 && c.tia.scanlines() > 285 {
+			palFrames++
+		}
+	}
+	if palFrames >= 15 {
+		if c.height == 210 {
+			c.height = 250
+		}
+		c.setDisplay(true)
+	}
+	c.Reset()
+	return c, nil
+}
+
+// buildConsole creates the devices in ALE's order (RNG, CPU, RIOT, TIA, cartridge)
+// without resetting or running anything. Tests use it to poke the bus directly.
+func buildConsole(rom []byte, cfg Config) (*Console, error) {
+	if cfg.Height <= 0 || cfg.Height > maxRows || cfg.YStart < 0 || cfg.YStart > 400 {
+		return nil, fmt.Errorf("vcs: bad screen geometry YStart %d Height %d", cfg.YStart, cfg.Height)
+	}
+	cart, err := newCartridge(rom, cfg.Scheme)
+	if err != nil {
+		return nil, err
+	}
+	c := &Console{cfg: cfg, cart: cart, height: cfg.Height}
+	c.rng.Seed(cfg.Seed)
+	c.cpu = NewCPU(c)
+	c.cart.attach(c)
+	c.riot = newRIOT(c)
+	c.tia = newTIA(c)
+	c.tia.allowHmoveBlanks = cfg.HmoveBlanks
+	c.mapPages()
+	c.setDisplay(false)
+	c.switches = 0xFF
+	if !cfg.LeftDifficultyA {
+		c.switches &^= 0x40
+	}
+	if !cfg.RightDifficultyA {
+		c.switches &^= 0x80
+	}
+	c.applyInput()
+	return c, nil
+}
+
+// setDisplay sets the TIA's display window and the NTSC/PAL line limit.
+func (c *Console) setDisplay(pal bool) {
+	c.pal = pal
+	c.tia.yStart = int32(c.cfg.YStart)
+	c.tia.height = int32(c.height)
+	c.tia.maxLines = 290
+	c.tia.colorLoss = pal
+	if pal {
+		c.tia.maxLines = 342
+	}
+}
+
+// Reset is System::reset (notes §1.3): rebase and zero the cycle counter, reset the
+// RIOT, TIA and cartridge in attach order, then the CPU.
+func (c *Console) Reset() {
+	c.resetCycles()
+	c.riot.reset()
+	c.tia.reset()
+	c.cart.reset(c)
+	c.cpu.Reset()
+}
+
+// resetCycles tells every device to rebase its cycle stamps, then zeroes the counter.
+func (c *Console) resetCycles() {
+	cyc := uint32(c.cpu.Cycles)
+	c.riot.rebase(cyc)
+	c.tia.rebase(cyc)
+	c.cart.rebase(cyc)
+	c.cpu.Cycles = 0
+}
+
+// cycles returns the system cycle counter as Stella's uint32.
+func (c *Console) cycles() uint32 { return uint32(c.cpu.Cycles) }
+
+// RunFrame runs one TIA frame update (notes §2.3). A jammed CPU returns an error
+// wrapping ErrJAM (the frame is then partial and greyed, as in ALE).
+func (c *Console) RunFrame() error { return c.tia.update() }
+
+// Screen returns the current frame buffer's 160 x Height bytes (colour values & 0xFE,
+// ALE's getScreen). It is not a copy: it changes with the next frame.
+func (c *Console) Screen() []byte { return c.tia.bufs[c.tia.cur][:screenWidth*c.height] }
+
+// RAM returns the live 128 bytes of RIOT RAM ($80-$FF).
+func (c *Console) RAM() *[128]byte { return &c.riot.RAM }
+
+// Peek performs a system bus read as ALE's RAM wrappers do (it updates the data-bus
+// value and any device side effects). It is the API's ReadByte, renamed because go vet
+// reserves the name ReadByte for io.ByteReader's signature.
+func (c *Console) Peek(addr uint16) uint8 { return c.Read(addr) }
+
+// Scanlines returns the scanline count of the frame just run (the current frame
+// position, as ALE's PAL detection reads it).
+func (c *Console) Scanlines() int { return int(c.tia.scanlines()) }
+
+// Random returns the system random generator (MT19937).
+func (c *Console) Random() *Random { return &c.rng }
+
+// Scheme returns the cartridge scheme in use.
+func (c *Console) Scheme() string { return c.cart.scheme() }
+
+// Height returns the number of screen rows.
+func (c *Console) Height() int { return c.height }
+
+// PAL reports whether the 60 detection frames classified the ROM as PAL.
+func (c *Console) PAL() bool { return c.pal }
+
+// CPU returns the console's CPU (for tests and debugging).
+func (c *Console) CPU() *CPU { return c.cpu }
+
+// SetRenderEnabled turns pixel colour writes on or off. When off, frames still run
+// exactly (collisions are still computed) but the screen buffer is not written; use it
+// for frames nobody looks at.
+func (c *Console) SetRenderEnabled(on bool) { c.tia.render = on }
+
+// SetInput sets the events for the following frames.
+func (c *Console) SetInput(in Input) {
+	c.in = in
+	c.inputSet = true
+	c.applyInput()
+}
+
+// applyInput derives SWCHA, INPT4/5 and the analog pins from the events.
+func (c *Console) applyInput() {
+	var swcha uint8
+	for slot := 0; slot < 2; slot++ {
+		pins := c.digitalPins(slot)
+		nib := pins & 0x0F
+		if slot == 0 {
+			swcha |= nib << 4
+		} else {
+			swcha |= nib
+		}
+		c.inpt[slot] = 0
+		if pins&0x20 != 0 {
+			c.inpt[slot] = 0x80
+		}
+		c.potResistance[slot*2], c.potResistance[slot*2+1] = c.analogPins(slot)
+	}
+	c.swchaVal = swcha
+}
+
+// jack returns which controller (0 = left property, 1 = right) sits in slot, and
+// whether it is a paddle controller.
+func (c *Console) jack(slot int) (int, bool) {
+	j := slot
+	if c.cfg.SwapPorts {
+		j ^= 1
+	}
+	if j == 0 {
+		return j, c.cfg.Paddles
+	}
+	return j, c.cfg.RightPaddles
+}
+
+// digitalPins returns pins 1-4 in bits 0-3 and pin 6 in bit 5 for the controller in
+// slot; a set bit means the pin reads 1 (not pressed).
+func (c *Console) digitalPins(slot int) uint8 {
+	j, paddles := c.jack(slot)
+	in := &c.in
+	if !paddles {
+		var v uint8 = 0x2F
+		if in.Up[j] {
+			v &^= 1
+		}
+		if in.Down[j] {
+			v &^= 2
+		}
+		if in.Left[j] {
+			v &^= 4
+		}
+		if in.Right[j] {
+			v &^= 8
+		}
+		if in.Fire[j] {
+			v &^= 0x20
+		}
+		return v
+	}
+	a, b := 2*j, 2*j+1 // pin 4 and pin 3 fire events without swap
+	if c.cfg.SwapPaddles {
+		a, b = b, a
+	}
+	var v uint8 = 0x2F
+	if in.PaddleFire[b] {
+		v &^= 4 // pin 3
+	}
+	if in.PaddleFire[a] {
+		v &^= 8 // pin 4
+	}
+	return v
+}
+
+// analogPins returns the pin 9 and pin 5 resistances of the controller in slot.
+func (c *Console) analogPins(slot int) (pin9, pin5 int32) {
+	j, paddles := c.jack(slot)
+	if !paddles {
+		return maxResistance, maxResistance
+	}
+	a, b := 2*j, 2*j+1
+	if c.cfg.SwapPaddles {
+		a, b = b, a
+	}
+	return c.in.PaddleResistance[a], c.in.PaddleResistance[b]
+}
+
+// swcha is the RIOT port A read: controller pins 1-4.
+func (c *Console) swcha() uint8 { return c.swchaVal }
+
+// swchb is the RIOT port B read: console switches with the current events applied
+// (Stella's Switches::read).
+func (c *Console) swchb() uint8 {
+	if c.inputSet {
+		if c.in.RightDifficultyA {
+			c.switches |= 0x80
+		} else {
+			c.switches &^= 0x80
+		}
+		if c.in.LeftDifficultyA {
+			c.switches |= 0x40
+		} else {
+			c.switches &^= 0x40
+		}
+	}
+	if c.in.Select {
+		c.switches &^= 0x02
+	} else {
+		c.switches |= 0x02
+	}
+	if c.in.Reset {
+		c.switches &^= 0x01
+	} else {
+		c.switches |= 0x01
+	}
+	return c.switches
+}
+
+// Read is the system bus read (notes §4): 13-bit decode to TIA, RIOT RAM, RIOT I/O or
+// cartridge, with the full address passed to devices. It records the data-bus value.
+func (c *Console) Read(addr uint16) uint8 {
+	if p := c.rpages[(addr>>6)&127]; p != nil {
+		v := p[addr&63]
+		c.dataBus = v
+		return v
+	}
+	return c.readDevice(addr)
+}
+
+// readDevice is the slow path of Read for pages without direct access.
+func (c *Console) readDevice(addr uint16) uint8 {
+	a := addr & 0x1FFF
+	var v uint8
+	switch {
+	case a&0x1000 != 0:
+		v = c.cart.read(addr)
+	case a&0x80 == 0:
+		v = c.tia.read(addr)
+	case a&0x200 == 0:
+		v = c.riot.RAM[a&0x7F]
+	default:
+		v = c.riot.read(addr)
+	}
+	c.dataBus = v
+	return v
+}
+
+// mapPages rebuilds the direct-read page table: RIOT RAM pages, then the cartridge's.
+func (c *Console) mapPages() {
+	for p := 0; p < 64; p++ {
+		a := p << 6
+		c.rpages[p] = nil
+		if a&0x80 != 0 && a&0x200 == 0 {
+			c.rpages[p] = (*[64]byte)(c.riot.RAM[a&0x40:])
+		}
+	}
+	c.cart.mapPages(c.rpages[64:])
+}
+
+// remapCart refreshes the cartridge pages after a bank switch.
+func (c *Console) remapCart() { c.cart.mapPages(c.rpages[64:]) }
+
+// Write is the system bus write; it records the data-bus value after the device call.
+func (c *Console) Write(addr uint16, v uint8) {
+	a := addr & 0x1FFF
+	switch {
+	case a&0x1000 != 0:
+		c.cart.write(addr, v)
+	case a&0x80 == 0:
+		c.tia.write(addr, v)
+	case a&0x200 == 0:
+		c.riot.RAM[a&0x7F] = v
+	default:
+		c.riot.write(addr, v)
+	}
+	c.dataBus = v
+}
+
+// String describes the console briefly (scheme, geometry).
+func (c *Console) String() string {
+	return fmt.Sprintf("vcs.Console{%s, YStart %d, Height %d, PAL %v}",
+		c.cart.scheme(), c.cfg.YStart, c.height, c.pal)
+}

@@ -1,0 +1,41 @@
+package vcs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// romDir returns $RLPOOL_ROMS or skips the test, naming the variable.
+func romDir(t testing.TB) string {
+	d := os.Getenv("RLPOOL_ROMS")
+	if d == "" {
+		t.Skip("set RLPOOL_ROMS to the directory holding the test ROMs (e.g. /work/shared/roms)")
+	}
+	return d
+}
+
+// loadROM reads name from the ROM directory.
+func loadROM(t testing.TB, name string) []byte {
+	b, err := os.ReadFile(filepath.Join(romDir(t), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// gameConfig returns the ALE properties of the test games (notes §1.7).
+func gameConfig(game string) Config {
+	cfg := DefaultConfig()
+	switch game {
+	case "pong":
+		cfg.Paddles, cfg.RightPaddles, cfg.SwapPaddles = true, true, true
+	case "breakout":
+		cfg.Paddles = true
+	case "ms_pacman":
+		cfg.HmoveBlanks = false
+	case "carnival":
+		cfg.YStart, cfg.Height = 26, 214
+	}
+	return cfg
+}

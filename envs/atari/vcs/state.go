@@ -1,0 +1,56 @@
+package vcs
+
+// State is a snapshot of the whole machine: CPU, TIA (including both frame buffers),
+// RIOT, cartridge banks and RAM, the system RNG, the data bus, inputs and switches.
+// Reuse one State for repeated saves: only the first Save into it allocates.
+type State struct {
+	cpu      CPUState
+	tia      tiaState
+	riot     riotState
+	cart     cartState
+	rng      Random
+	dataBus  uint8
+	in       Input
+	inputSet bool
+	switches uint8
+	bufs     [2][]byte
+	valid    bool
+}
+
+// Save copies the machine state into s.
+func (c *Console) Save(s *State) {
+	s.cpu = c.cpu.State()
+	s.tia = c.tia.tiaState
+	s.riot = c.riot.riotState
+	c.cart.save(&s.cart)
+	s.rng = c.rng
+	s.dataBus = c.dataBus
+	s.in, s.inputSet, s.switches = c.in, c.inputSet, c.switches
+	for i := range s.bufs {
+		if len(s.bufs[i]) != bufSize {
+			s.bufs[i] = make([]byte, bufSize)
+		}
+		copy(s.bufs[i], c.tia.bufs[i])
+	}
+	s.valid = true
+}
+
+// Load restores a state saved from this console (or one built from the same ROM and
+// Config). Loading a State that was never saved does nothing.
+func (c *Console) Load(s *State) {
+	if !s.valid {
+		return
+	}
+	c.cpu.SetState(s.cpu)
+	c.tia.tiaState = s.tia
+	c.riot.riotState = s.riot
+	c.cart.load(&s.cart)
+	c.remapCart()
+	c.rng = s.rng
+	c.dataBus = s.dataBus
+	c.in, c.inputSet, c.switches = s.in, s.inputSet, s.switches
+	c.applyInput()
+	for i := range s.bufs {
+		copy(c.tia.bufs[i], s.bufs[i])
+	}
+}

@@ -1,0 +1,106 @@
+// Package envs is the table of task ids: envs.Make("CartPole-v1", opts) builds a pool of
+// that task's envs. Each family (classic, mujoco, atari) registers its tasks from its
+// own package's init; importing rlpool/envs/all links every family in.
+package envs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// Options configure Make: the pool's options plus the family's own settings (from a
+// config's env.options table), e.g. {"frame_skip": 4} for Atari.
+type Options struct {
+	envpool.Options
+	Family map[string]any
+}
+
+// Task is one registered task id.
+type Task struct {
+	ID     string
+	Family string
+	// New returns the task's spec and a factory for its envs, configured by the
+	// family options. It reports unknown or invalid options as errors naming them.
+	New func(family map[string]any) (envpool.Spec, envpool.Factory, error)
+}
+
+var (
+	mu    sync.RWMutex
+	tasks = map[string]Task{}
+)
+
+// Register adds a task; families call it from init. Registering an id twice panics,
+// since that is a programming error found at start.
+func Register(t Task) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := tasks[t.ID]; dup {
+		panic("envs: task " + t.ID + " registered twice")
+	}
+	tasks[t.ID] = t
+}
+
+// List returns the registered task ids, sorted.
+func List() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	ids := make([]string, 0, len(tasks))
+	for id := range tasks {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Lookup returns the registered task with that id.
+func Lookup(id string) (Task, error) {
+	mu.RLock()
+	t, ok := tasks[id]
+	mu.RUnlock()
+	if !ok {
+		return Task{}, fmt.Errorf("envs: unknown task %q; known tasks: %s", id, strings.Join(List(), ", "))
+	}
+	return t, nil
+}
+
+// SpecOf returns the spec of a task under the given family options without building envs.
+func SpecOf(id string, family map[string]any) (envpool.Spec, error) {
+	t, err := Lookup(id)
+	if err != nil {
+		return envpool.Spec{}, err
+	}
+	spec, _, err := t.New(family)
+	return spec, err
+}
+
+// Make builds a pool of the task's envs.
+func Make(id string, opts Options) (*envpool.Pool, error) {
+	t, err := Lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	spec, factory, err := t.New(opts.Family)
+	if err != nil {
+		return nil, fmt.Errorf("envs: %s: %w", id, err)
+	}
+	return envpool.New(spec, factory, opts.Options)
+}
+
+// MakeEnv builds a single env of the task with the given seed, outside any pool: the
+// plain-loop baseline of benchmarks and tools such as evaluation use it.
+func MakeEnv(id string, family map[string]any, seed int64) (envpool.Env, envpool.Spec, error) {
+	t, err := Lookup(id)
+	if err != nil {
+		return nil, envpool.Spec{}, err
+	}
+	spec, factory, err := t.New(family)
+	if err != nil {
+		return nil, spec, fmt.Errorf("envs: %s: %w", id, err)
+	}
+	env, err := factory(0, seed)
+	return env, spec, err
+}

@@ -1,0 +1,203 @@
+package mujoco
+
+//go:generate go run ./internal/offsetgen -o zoffsets.go
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// LibraryPackage is the Debian package that provides the MuJoCo library this binding
+// was written against; errors about a missing library name it.
+const LibraryPackage = "libmujoco2.2.2"
+
+// LibraryEnv names an environment variable that, when set, is the path of the MuJoCo
+// shared library to load instead of the system's libmujoco.so.2.2.2.
+const LibraryEnv = "RLPOOL_LIBMUJOCO"
+
+// wantVersion is the only mj_version() this binding accepts: every struct offset in
+// zoffsets.go is specific to it.
+const wantVersion = 222
+
+// libNames are tried in order when LibraryEnv is unset.
+var libNames = []string{"libmujoco.so.2.2.2", "libmujoco.so"}
+
+// lib holds the loaded library's entry points. They are called with purego.SyscallN,
+// which (unlike RegisterLibFunc's reflect-built wrappers) does not allocate per call.
+var lib struct {
+	once    sync.Once
+	err     error
+	handle  uintptr
+	version int
+
+	version_, defaultVFS, makeEmptyFileVFS, findFileVFS, deleteVFS uintptr
+	loadXML, makeData, deleteData, deleteModel, resetData          uintptr
+	step, forward, rnePostConstraint, name2id                      uintptr
+}
+
+// warnings counts MuJoCo warnings (mju_warning calls) in this process; lastWarning
+// holds the most recent message. MuJoCo's warning callback carries no mjData, so these
+// are process-wide diagnostics; per-env instability is read from mjData's counters.
+var (
+	warnings    atomic.Int64
+	lastWarning atomic.Pointer[string]
+)
+
+// Error is a MuJoCo error (mju_error) raised inside a MuJoCo call, turned into a Go
+// error instead of MuJoCo's default of printing, writing MUJOCO_LOG.TXT and exiting.
+type Error struct {
+	Msg string
+}
+
+func (e *Error) Error() string { return "mujoco: " + e.Msg }
+
+// Load loads libmujoco and installs the error and warning handlers. It is safe to call
+// many times; every env constructor calls it. The error names the Debian package to
+// install when the library is missing, and refuses any MuJoCo other than 2.2.2.
+func Load() error {
+	lib.once.Do(func() { lib.err = load() })
+	return lib.err
+}
+
+func load() error {
+	var handle uintptr
+	var tried []string
+	var lastErr error
+	names := libNames
+	if p := os.Getenv(LibraryEnv); p != "" {
+		names = []string{p}
+	}
+	for _, name := range names {
+		h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		if err == nil {
+			handle = h
+			break
+		}
+		tried = append(tried, name)
+		lastErr = err
+	}
+	if handle == 0 {
+		return fmt.Errorf("mujoco: cannot load the MuJoCo library (tried %v: %v); install Debian's %s package (apt-get install %s) or set %s to the path of libmujoco.so.2.2.2",
+			tried, lastErr, LibraryPackage, LibraryPackage, LibraryEnv)
+	}
+	lib.handle = handle
+	syms := []struct {
+		name string
+		dst  *uintptr
+	}{
+		{"mj_version", &lib.version_},
+		{"mj_defaultVFS", &lib.defaultVFS},
+		{"mj_makeEmptyFileVFS", &lib.makeEmptyFileVFS},
+		{"mj_findFileVFS", &lib.findFileVFS},
+		{"mj_deleteVFS", &lib.deleteVFS},
+		{"mj_loadXML", &lib.loadXML},
+		{"mj_makeData", &lib.makeData},
+		{"mj_deleteData", &lib.deleteData},
+		{"mj_deleteModel", &lib.deleteModel},
+		{"mj_resetData", &lib.resetData},
+		{"mj_step", &lib.step},
+		{"mj_forward", &lib.forward},
+		{"mj_rnePostConstraint", &lib.rnePostConstraint},
+		{"mj_name2id", &lib.name2id},
+	}
+	for _, s := range syms {
+		p, err := purego.Dlsym(handle, s.name)
+		if err != nil {
+			return fmt.Errorf("mujoco: the loaded library lacks %s (%v); install Debian's %s", s.name, err, LibraryPackage)
+		}
+		*s.dst = p
+	}
+	v, _, _ := purego.SyscallN(lib.version_)
+	lib.version = int(int32(v))
+	if lib.version != wantVersion {
+		return fmt.Errorf("mujoco: the loaded library is MuJoCo %d.%d.%d but this binding's struct layout is for 2.2.2 (mj_version() == %d); install Debian's %s or point %s at libmujoco.so.2.2.2",
+			lib.version/100, lib.version/10%10, lib.version%10, wantVersion, LibraryPackage, LibraryEnv)
+	}
+	return installHandlers(handle)
+}
+
+// installHandlers points MuJoCo's mju_user_error and mju_user_warning hooks at Go.
+//
+// The default error handler prints, appends to MUJOCO_LOG.TXT, waits for a key on stdin
+// and exits the process. A user handler must not return either: mju_error's callers
+// carry on with a corrupt state after it (a returning handler crashed mj_step in
+// probes). So the Go handler panics with an *Error; the panic unwinds through the C
+// frames to the recover in guard, which turns it into a Go error, and the env's next
+// reset clears the mjData (including the stack pointer the aborted call left behind).
+func installHandlers(handle uintptr) error {
+	errHook, err := purego.Dlsym(handle, "mju_user_error")
+	if err != nil {
+		return fmt.Errorf("mujoco: the loaded library lacks mju_user_error (%v)", err)
+	}
+	warnHook, err := purego.Dlsym(handle, "mju_user_warning")
+	if err != nil {
+		return fmt.Errorf("mujoco: the loaded library lacks mju_user_warning (%v)", err)
+	}
+	onError := purego.NewCallback(func(msg uintptr) {
+		panic(&Error{Msg: goString(msg)})
+	})
+	onWarning := purego.NewCallback(func(msg uintptr) {
+		s := goString(msg)
+		warnings.Add(1)
+		lastWarning.Store(&s)
+	})
+	*(*uintptr)(ptrAt(errHook)) = onError
+	*(*uintptr)(ptrAt(warnHook)) = onWarning
+	return nil
+}
+
+// Warnings returns how many MuJoCo warnings this process has seen and the last message.
+func Warnings() (int64, string) {
+	s := ""
+	if p := lastWarning.Load(); p != nil {
+		s = *p
+	}
+	return warnings.Load(), s
+}
+
+// guard runs f and turns a MuJoCo error raised inside it (the handler's panic) into an
+// error. Other panics are not MuJoCo's and keep unwinding.
+func guard(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			me, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			err = me
+		}
+	}()
+	f()
+	return nil
+}
+
+// ptrAt turns an address returned by the C side into a pointer without go vet's
+// uintptr-to-pointer warning: the memory is C's, never moved or collected by Go.
+func ptrAt(addr uintptr) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+}
+
+// goString copies a NUL-terminated C string.
+func goString(p uintptr) string {
+	if p == 0 {
+		return ""
+	}
+	base := ptrAt(p)
+	n := 0
+	for *(*byte)(unsafe.Add(base, n)) != 0 {
+		n++
+	}
+	return string(unsafe.Slice((*byte)(base), n))
+}
+
+// cString returns a NUL-terminated copy of s; keep it alive across the call.
+func cString(s string) []byte {
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	return b
+}

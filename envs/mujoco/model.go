@@ -1,0 +1,205 @@
+package mujoco
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// Model is a compiled MuJoCo model (an mjModel). It is read-only after loading, so one
+// Model is shared by every env of a task; each env has its own Data.
+type Model struct {
+	p    unsafe.Pointer
+	name string
+
+	NQ, NV, NU, NBody, NSite int
+	// Timestep is opt.timestep, the length of one mj_step.
+	Timestep float64
+	// CtrlRange holds the actuators' (low, high) pairs, nu x 2.
+	CtrlRange []float64
+	// BodyMass holds the bodies' masses, world (0) included.
+	BodyMass []float64
+	// Qpos0 is the reference configuration mj_resetData restores.
+	Qpos0 []float64
+}
+
+// LoadModelXML compiles an MJCF document held in memory. name is the file name the
+// document is given inside MuJoCo's virtual file system (used in MuJoCo's messages);
+// the document must not include other files. No temporary file is written.
+func LoadModelXML(name string, xml []byte) (*Model, error) {
+	if err := Load(); err != nil {
+		return nil, err
+	}
+	if len(xml) == 0 {
+		return nil, fmt.Errorf("mujoco: model %s is empty", name)
+	}
+	if len(name) >= mjMAXVFSNAME {
+		return nil, fmt.Errorf("mujoco: model name %q is too long for MuJoCo's file system", name)
+	}
+	// mjVFS is a plain C struct of about 2 MB; Go memory is fine for it (it is not moved),
+	// while the file buffers inside it are MuJoCo's own mallocs, freed by mj_deleteVFS.
+	vfs := make([]byte, sizeofMjVFS)
+	vp := unsafe.Pointer(&vfs[0])
+	cname := cString(name)
+	errBuf := make([]byte, 1000)
+	var mp uintptr
+	err := guard(func() {
+		purego.SyscallN(lib.defaultVFS, uintptr(vp))
+		r, _, _ := purego.SyscallN(lib.makeEmptyFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cname[0])), uintptr(len(xml)))
+		if r != 0 {
+			return
+		}
+		idx, _, _ := purego.SyscallN(lib.findFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cname[0])))
+		i := int(int32(idx))
+		if i < 0 {
+			return
+		}
+		data := *(*unsafe.Pointer)(unsafe.Add(vp, offVFS_filedata+i*8))
+		copy(unsafe.Slice((*byte)(data), len(xml)), xml)
+		mp, _, _ = purego.SyscallN(lib.loadXML, uintptr(unsafe.Pointer(&cname[0])), uintptr(vp),
+			uintptr(unsafe.Pointer(&errBuf[0])), uintptr(len(errBuf)))
+		purego.SyscallN(lib.deleteVFS, uintptr(vp))
+	})
+	runtime.KeepAlive(vfs)
+	runtime.KeepAlive(cname)
+	runtime.KeepAlive(errBuf)
+	if err != nil {
+		return nil, fmt.Errorf("mujoco: loading model %s: %w", name, err)
+	}
+	if mp == 0 {
+		msg := goString(uintptr(unsafe.Pointer(&errBuf[0])))
+		if msg == "" {
+			msg = "MuJoCo returned no model and no message"
+		}
+		return nil, fmt.Errorf("mujoco: model %s does not compile: %s", name, msg)
+	}
+	m := &Model{p: ptrAt(mp), name: name}
+	m.NQ, m.NV, m.NU = m.int(offM_nq), m.int(offM_nv), m.int(offM_nu)
+	m.NBody, m.NSite = m.int(offM_nbody), m.int(offM_nsite)
+	m.Timestep = *(*float64)(unsafe.Add(m.p, offM_opt_timestep))
+	m.CtrlRange = m.float64s(offM_actuator_ctrlrange, m.NU*2)
+	m.BodyMass = m.float64s(offM_body_mass, m.NBody)
+	m.Qpos0 = m.float64s(offM_qpos0, m.NQ)
+	return m, nil
+}
+
+// Name is the file name the model was loaded under.
+func (m *Model) Name() string { return m.name }
+
+func (m *Model) int(off uintptr) int { return int(*(*int32)(unsafe.Add(m.p, off))) }
+
+// float64s returns a view of an mjtNum array of mjModel.
+func (m *Model) float64s(off uintptr, n int) []float64 {
+	p := *(*unsafe.Pointer)(unsafe.Add(m.p, off))
+	if n == 0 || p == nil {
+		return nil
+	}
+	return unsafe.Slice((*float64)(p), n)
+}
+
+// Integrator returns opt.integrator (mjINT_EULER or mjINT_RK4).
+func (m *Model) Integrator() int { return m.int(offM_opt_integrator) }
+
+// ID returns the id of the named object of a type (mjOBJ_BODY, mjOBJ_SITE, ...), or an
+// error naming the model when it has none.
+func (m *Model) ID(objType int, name string) (int, error) {
+	c := cString(name)
+	r, _, _ := purego.SyscallN(lib.name2id, uintptr(m.p), uintptr(objType), uintptr(unsafe.Pointer(&c[0])))
+	runtime.KeepAlive(c)
+	id := int(int32(r))
+	if id < 0 {
+		return -1, fmt.Errorf("mujoco: model %s has no object named %q (type %d)", m.name, name, objType)
+	}
+	return id, nil
+}
+
+// Close frees the mjModel. Only call it once no Data made from the model is in use.
+func (m *Model) Close() error {
+	if m.p != nil {
+		purego.SyscallN(lib.deleteModel, uintptr(m.p))
+		m.p = nil
+	}
+	return nil
+}
+
+// Data is one simulation state (an mjData) of a Model. Its field views point into
+// MuJoCo's memory and stay valid until Close.
+type Data struct {
+	m *Model
+	p unsafe.Pointer
+
+	Qpos, Qvel, Ctrl             []float64
+	Xpos, Xipos, SiteXpos        []float64
+	Cinert, Cvel                 []float64
+	QfrcActuator, QfrcConstraint []float64
+	CfrcExt                      []float64
+	warning                      unsafe.Pointer // mjWarningStat[mjNWARNING]
+}
+
+// NewData makes an mjData for m (about 3.3 MB for Ant, most of it MuJoCo's stack).
+func NewData(m *Model) (*Data, error) {
+	var dp uintptr
+	if err := guard(func() { dp, _, _ = purego.SyscallN(lib.makeData, uintptr(m.p)) }); err != nil {
+		return nil, fmt.Errorf("mujoco: making data for %s: %w", m.name, err)
+	}
+	if dp == 0 {
+		return nil, fmt.Errorf("mujoco: mj_makeData for %s returned nothing (out of memory?)", m.name)
+	}
+	d := &Data{m: m, p: ptrAt(dp)}
+	d.Qpos = d.float64s(offD_qpos, m.NQ)
+	d.Qvel = d.float64s(offD_qvel, m.NV)
+	d.Ctrl = d.float64s(offD_ctrl, m.NU)
+	d.Xpos = d.float64s(offD_xpos, m.NBody*3)
+	d.Xipos = d.float64s(offD_xipos, m.NBody*3)
+	d.SiteXpos = d.float64s(offD_site_xpos, m.NSite*3)
+	d.Cinert = d.float64s(offD_cinert, m.NBody*10)
+	d.Cvel = d.float64s(offD_cvel, m.NBody*6)
+	d.QfrcActuator = d.float64s(offD_qfrc_actuator, m.NV)
+	d.QfrcConstraint = d.float64s(offD_qfrc_constraint, m.NV)
+	d.CfrcExt = d.float64s(offD_cfrc_ext, m.NBody*6)
+	d.warning = unsafe.Add(d.p, offD_warning)
+	return d, nil
+}
+
+func (d *Data) float64s(off uintptr, n int) []float64 {
+	p := *(*unsafe.Pointer)(unsafe.Add(d.p, off))
+	if n == 0 || p == nil {
+		return nil
+	}
+	return unsafe.Slice((*float64)(p), n)
+}
+
+// The raw calls below do not recover MuJoCo errors; callers run them inside guard.
+
+// Reset is mj_resetData: qpos0, zero velocities, controls, time, warnings and stack.
+func (d *Data) Reset() { purego.SyscallN(lib.resetData, uintptr(d.m.p), uintptr(d.p)) }
+
+// Step is mj_step.
+func (d *Data) Step() { purego.SyscallN(lib.step, uintptr(d.m.p), uintptr(d.p)) }
+
+// Forward is mj_forward.
+func (d *Data) Forward() { purego.SyscallN(lib.forward, uintptr(d.m.p), uintptr(d.p)) }
+
+// RNEPostConstraint is mj_rnePostConstraint, which fills cacc, cfrc_int and cfrc_ext.
+func (d *Data) RNEPostConstraint() {
+	purego.SyscallN(lib.rnePostConstraint, uintptr(d.m.p), uintptr(d.p))
+}
+
+// Time is the simulation time.
+func (d *Data) Time() float64 { return *(*float64)(unsafe.Add(d.p, offD_time)) }
+
+// WarningCount is how many times warning w (mjWARN_*) was raised since the last reset.
+func (d *Data) WarningCount(w int) int {
+	return int(*(*int32)(unsafe.Add(d.warning, w*sizeofMjWarningStat+offWarningStat_number)))
+}
+
+// Close frees the mjData.
+func (d *Data) Close() error {
+	if d.p != nil {
+		purego.SyscallN(lib.deleteData, uintptr(d.p))
+		d.p = nil
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+// Package rundir lays out and writes a training run's directory:
+//
+//	runs/<name>-<date>-<time>-s<seed>/
+//	  config.toml    the resolved config
+//	  meta.json      version, commit, host, BLAS, times, status
+//	  metrics.csv    one row per log interval
+//	  episodes.csv   one row per finished episode
+//	  checkpoints/   latest.ckpt and best.ckpt, written atomically
+//	  curves.png     return against env steps and against wall time
+//
+// Files that must never be seen half-written (checkpoints, meta.json, curves.png) go
+// through WriteAtomic: a temporary file in the same folder, synced, then renamed over
+// the old one, so a crash leaves either the old file or the new one.
+package rundir
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// Version is the project version recorded in meta.json.
+const Version = "0.1.0-dev"
+
+// Run statuses in meta.json.
+const (
+	StatusRunning     = "running"
+	StatusFinished    = "finished"
+	StatusInterrupted = "interrupted"
+	StatusFailed      = "failed"
+)
+
+// File names inside a run directory.
+const (
+	ConfigFile       = "config.toml"
+	MetaFile         = "meta.json"
+	MetricsFile      = "metrics.csv"
+	EpisodesFile     = "episodes.csv"
+	CurvesFile       = "curves.png"
+	CheckpointsDir   = "checkpoints"
+	LatestCheckpoint = "latest.ckpt"
+	BestCheckpoint   = "best.ckpt"
+)
+
+// Dir is one run directory.
+type Dir struct {
+	Path string
+}
+
+// Create makes a fresh run directory under base named <name>-<date>-<time>-s<seed>
+// (with a -2, -3, ... suffix if that exists already).
+func Create(base, name string, seed int64, now time.Time) (*Dir, error) {
+	stem := fmt.Sprintf("%s-%s-s%d", name, now.Format("20060102-150405"), seed)
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return nil, fmt.Errorf("rundir: %w", err)
+	}
+	for i := 1; ; i++ {
+		p := filepath.Join(base, stem)
+		if i > 1 {
+			p = fmt.Sprintf("%s-%d", p, i)
+		}
+		err := os.Mkdir(p, 0o755)
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rundir: %w", err)
+		}
+		if err := os.Mkdir(filepath.Join(p, CheckpointsDir), 0o755); err != nil {
+			return nil, fmt.Errorf("rundir: %w", err)
+		}
+		return &Dir{Path: p}, nil
+	}
+}
+
+// Open returns an existing run directory (for -resume), checking that it has a config.
+func Open(path string) (*Dir, error) {
+	if _, err := os.Stat(filepath.Join(path, ConfigFile)); err != nil {
+		return nil, fmt.Errorf("rundir: %s is not a run directory (no %s): %w", path, ConfigFile, err)
+	}
+	if err := os.MkdirAll(filepath.Join(path, CheckpointsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("rundir: %w", err)
+	}
+	return &Dir{Path: path}, nil
+}
+
+// File returns the path of a file in the run directory.
+func (d *Dir) File(name string) string { return filepath.Join(d.Path, name) }
+
+// Checkpoint returns the path of a checkpoint file.
+func (d *Dir) Checkpoint(name string) string { return filepath.Join(d.Path, CheckpointsDir, name) }
+
+// WriteAtomic writes path through write: into a temporary file in the same folder,
+// synced to disk, then renamed over path. If write fails or the process dies, path
+// keeps its previous content; a stale temporary may remain and is ignored.
+func WriteAtomic(path string, write func(w io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("rundir: %w", err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("rundir: write %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rundir: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rundir: %w", err)
+	}
+	if df, err := os.Open(dir); err == nil {
+		df.Sync() // make the rename durable; best effort
+		df.Close()
+	}
+	return nil
+}
+
+// Meta is meta.json: what ran, where, with what, and how it ended.
+type Meta struct {
+	Version     string     `json:"version"`
+	GitCommit   string     `json:"git_commit,omitempty"`
+	GoVersion   string     `json:"go_version"`
+	Host        string     `json:"host"`
+	CPUs        int        `json:"cpus"`
+	BLAS        string     `json:"blas"`
+	Command     []string   `json:"command"`
+	Algo        string     `json:"algo"`
+	Task        string     `json:"task"`
+	Seed        int64      `json:"seed"`
+	StartTime   time.Time  `json:"start_time"`
+	EndTime     *time.Time `json:"end_time,omitempty"`
+	Status      string     `json:"status"`
+	Reason      string     `json:"reason,omitempty"`
+	EnvSteps    int64      `json:"env_steps"`
+	WallSeconds float64    `json:"wall_seconds"`
+	// Target is the recent-mean return that counts as solved; TargetStep and
+	// TargetWallSeconds say when the run first reached it.
+	Target            *float64    `json:"target_return,omitempty"`
+	TargetStep        *int64      `json:"target_reached_step,omitempty"`
+	TargetWallSeconds *float64    `json:"target_reached_wall_seconds,omitempty"`
+	BestReturn        *float64    `json:"best_recent_return,omitempty"`
+	Resumes           []time.Time `json:"resumes,omitempty"`
+	Notes             []string    `json:"notes,omitempty"`
+}
+
+// NewMeta fills the fields known at start.
+func NewMeta(blas string, now time.Time) *Meta {
+	host, _ := os.Hostname()
+	return &Meta{
+		Version: Version, GitCommit: gitCommit(), GoVersion: runtime.Version(), Host: host,
+		CPUs: runtime.NumCPU(), BLAS: blas, Command: os.Args, StartTime: now, Status: StatusRunning,
+	}
+}
+
+// gitCommit returns the commit the binary was built from, or the working tree's HEAD,
+// or "" when neither is known.
+func gitCommit() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if dirty {
+				rev += "+dirty"
+			}
+			return rev
+		}
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// WriteMeta writes meta.json atomically.
+func (d *Dir) WriteMeta(m *Meta) error {
+	return WriteAtomic(d.File(MetaFile), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	})
+}
+
+// ReadMeta reads meta.json.
+func (d *Dir) ReadMeta() (*Meta, error) {
+	b, err := os.ReadFile(d.File(MetaFile))
+	if err != nil {
+		return nil, fmt.Errorf("rundir: %w", err)
+	}
+	m := &Meta{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("rundir: %s: %w", d.File(MetaFile), err)
+	}
+	return m, nil
+}

@@ -1,0 +1,564 @@
+// Package train is the run loop behind `train`: it builds the learner for a config,
+// drives it until the step budget (or the target, or an interrupt), and keeps the run
+// directory up to date: metrics.csv and episodes.csv, checkpoints (latest and best),
+// curves.png, meta.json, a progress line and periodic log lines.
+//
+// Resuming a run reloads its config and latest checkpoint, drops log rows written after
+// that checkpoint, and continues; with env states saved by the learner and one thread
+// the resumed run's episodes.csv matches an uninterrupted run's.
+package train
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/rundir"
+)
+
+// Options configure one run.
+type Options struct {
+	// Config is the resolved config of a new run; nil with Resume set.
+	Config *config.Config
+	// Resume is a run directory to continue; Overrides then apply to its config.
+	Resume    string
+	Overrides []string
+	// Stdout receives periodic log lines; Stderr the progress line and warnings.
+	Stdout, Stderr io.Writer
+	// Progress draws a live progress line (on a terminal).
+	Progress bool
+
+	// afterIterate, when set (tests), is called after each Iterate with the env steps.
+	afterIterate func(steps int64)
+}
+
+// Result says how a run ended.
+type Result struct {
+	Dir      string
+	Status   string
+	EnvSteps int64
+}
+
+// metricsFixed are metrics.csv's leading columns; the learner's statistics follow.
+// wall_s and steps_per_s are the only columns that depend on timing.
+var metricsFixed = []string{"env_steps", "wall_s", "steps_per_s", "episodes", "return_mean", "return_std",
+	"return_min", "return_max", "length_mean", "recent_return_mean"}
+
+var episodesHeader = []string{"env_step", "env_id", "return", "length"}
+
+// loopState is the run loop's own state, saved in checkpoints as JSON so that a
+// resumed run logs exactly as an uninterrupted one would.
+type loopState struct {
+	WallSeconds  float64   `json:"wall_seconds"`
+	NextLog      int64     `json:"next_log"`
+	NextCkpt     int64     `json:"next_checkpoint"`
+	Recent       []float64 `json:"recent"`
+	Best         *float64  `json:"best,omitempty"`
+	TargetStep   *int64    `json:"target_step,omitempty"`
+	TargetWall   *float64  `json:"target_wall,omitempty"`
+	StatSums     []float64 `json:"stat_sums"`
+	StatCount    int       `json:"stat_count"`
+	IntReturns   []float64 `json:"interval_returns"`
+	IntLengths   []int     `json:"interval_lengths"`
+	LastLogSteps int64     `json:"last_log_steps"`
+	LastLogWall  float64   `json:"last_log_wall"`
+}
+
+type runner struct {
+	opts      Options
+	cfg       *config.Config
+	dir       *rundir.Dir
+	meta      *rundir.Meta
+	learner   Learner
+	statNames []string
+	metrics   *rundir.CSV
+	episodes  *rundir.CSV
+	st        loopState
+	target    float64
+	hasTarget bool
+	curves    rundir.Curves
+	start     time.Time
+	wallBase  float64
+	lastDraw  time.Time
+}
+
+// Run trains until the config's step budget is spent, the target is reached (with
+// stop_at_target), ctx is cancelled (an interrupt: a checkpoint is written and the run
+// marked interrupted), or an error (the run is marked failed).
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	r := &runner{opts: opts}
+	res, err := r.run(ctx)
+	if r.learner != nil {
+		r.learner.Close()
+	}
+	return res, err
+}
+
+func (r *runner) run(ctx context.Context) (*Result, error) {
+	blasName := blas.Use()
+	now := time.Now()
+	var ckpt *agent.Checkpoint
+	var err error
+	if r.opts.Resume != "" {
+		if r.dir, err = rundir.Open(r.opts.Resume); err != nil {
+			return nil, err
+		}
+		if r.cfg, err = config.Load(r.dir.File(rundir.ConfigFile), r.opts.Overrides); err != nil {
+			return nil, err
+		}
+		if r.meta, err = r.dir.ReadMeta(); err != nil {
+			return nil, err
+		}
+		f, err := os.Open(r.dir.Checkpoint(rundir.LatestCheckpoint))
+		if err != nil {
+			return nil, fmt.Errorf("train: resume %s: no checkpoint to resume from: %w", r.dir.Path, err)
+		}
+		ckpt, err = agent.ReadCheckpoint(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("train: resume %s: %w", r.dir.Path, err)
+		}
+		if ckpt.EnvSteps >= r.cfg.Run.TotalSteps {
+			return nil, fmt.Errorf("train: %s already has %d of run.total_steps = %d env steps; raise it to train further, e.g. -set run.total_steps=%d",
+				r.dir.Path, ckpt.EnvSteps, r.cfg.Run.TotalSteps, 2*r.cfg.Run.TotalSteps)
+		}
+		r.meta.Resumes = append(r.meta.Resumes, now)
+		r.meta.Status, r.meta.Reason, r.meta.EndTime = rundir.StatusRunning, "", nil
+		r.meta.BLAS = blasName
+	} else {
+		if r.opts.Config == nil {
+			return nil, errors.New("train: no config given")
+		}
+		r.cfg = r.opts.Config
+		if r.dir, err = rundir.Create(r.cfg.Run.Dir, r.cfg.Run.Name, r.cfg.Run.Seed, now); err != nil {
+			return nil, err
+		}
+		r.meta = rundir.NewMeta(blasName, now)
+	}
+	if r.opts.Resume != "" && len(r.opts.Overrides) > 0 || r.opts.Resume == "" {
+		if err := r.writeConfig(); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Dir: r.dir.Path}
+	if r.cfg.Run.Threads > 0 {
+		runtime.GOMAXPROCS(r.cfg.Run.Threads)
+	}
+	r.meta.Algo, r.meta.Task, r.meta.Seed = r.cfg.Run.Algo, r.cfg.Env.Task, r.cfg.Run.Seed
+	if err := r.setup(ckpt); err != nil {
+		r.fail(err)
+		return res, err
+	}
+	status, err := r.loop(ctx)
+	res.Status, res.EnvSteps = status, r.learner.EnvSteps()
+	return res, err
+}
+
+func (r *runner) writeConfig() error {
+	b, err := r.cfg.Encode()
+	if err != nil {
+		return err
+	}
+	head := "# Resolved config of this run: every key, defaults filled in.\n# Resume with: train -resume " + r.dir.Path + "\n\n"
+	return rundir.WriteAtomic(r.dir.File(rundir.ConfigFile), func(w io.Writer) error {
+		_, err := w.Write(append([]byte(head), b...))
+		return err
+	})
+}
+
+// fail marks the run failed with a reason.
+func (r *runner) fail(err error) {
+	r.flush()
+	end := time.Now()
+	r.meta.Status, r.meta.Reason, r.meta.EndTime = rundir.StatusFailed, err.Error(), &end
+	r.dir.WriteMeta(r.meta)
+}
+
+// setup builds the learner, restores a checkpoint and opens the logs.
+func (r *runner) setup(ckpt *agent.Checkpoint) error {
+	task, err := envs.Lookup(r.cfg.Env.Task)
+	if err != nil {
+		return fmt.Errorf("env.task: %w", err)
+	}
+	spec, factory, err := task.New(r.cfg.Env.Options)
+	if err != nil {
+		return fmt.Errorf("env.options for %s: %w", r.cfg.Env.Task, err)
+	}
+	if err := r.cfg.CheckTask(&spec); err != nil {
+		return err
+	}
+	mk, ok := learners[r.cfg.Run.Algo]
+	if !ok {
+		return fmt.Errorf("run.algo = %q: no such learner", r.cfg.Run.Algo)
+	}
+	if r.learner, r.statNames, err = mk(r.cfg, spec, factory); err != nil {
+		return err
+	}
+	r.target, r.hasTarget = r.cfg.Target(&spec)
+	if r.hasTarget {
+		r.meta.Target = &r.target
+	}
+	r.curves = rundir.Curves{Title: r.cfg.Env.Task, Window: r.cfg.Run.RecentEpisodes, Target: math.NaN()}
+	if r.hasTarget {
+		r.curves.Target = r.target
+	}
+	r.st = loopState{NextLog: r.cfg.Run.LogInterval, NextCkpt: r.cfg.Run.CheckpointInterval,
+		StatSums: make([]float64, len(r.statNames))}
+	if ckpt != nil {
+		if err := r.restore(ckpt); err != nil {
+			return err
+		}
+	}
+	header := append(append([]string(nil), metricsFixed...), r.statNames...)
+	if r.metrics, err = rundir.OpenCSV(r.dir.File(rundir.MetricsFile), header); err != nil {
+		return err
+	}
+	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), episodesHeader); err != nil {
+		return err
+	}
+	r.wallBase = r.st.WallSeconds
+	r.start = time.Now()
+	return r.dir.WriteMeta(r.meta)
+}
+
+// restore loads the learner and loop state and drops log rows past the checkpoint.
+func (r *runner) restore(c *agent.Checkpoint) error {
+	note, err := r.learner.Load(c)
+	if err != nil {
+		return fmt.Errorf("train: resume: %w", err)
+	}
+	if note != "" {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: %s\n", note)
+		r.meta.Notes = append(r.meta.Notes, "resume: "+note)
+	}
+	if err := json.Unmarshal(c.Bytes["run.state"], &r.st); err != nil {
+		return fmt.Errorf("train: resume: checkpoint has no usable run state: %w", err)
+	}
+	if len(r.st.StatSums) != len(r.statNames) {
+		r.st.StatSums = make([]float64, len(r.statNames))
+	}
+	steps := c.EnvSteps
+	upTo := func(row []string) bool {
+		n, err := strconv.ParseInt(row[0], 10, 64)
+		return err == nil && n <= steps
+	}
+	for _, name := range []string{rundir.MetricsFile, rundir.EpisodesFile} {
+		if err := rundir.TruncateCSV(r.dir.File(name), upTo); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	// Rebuild the curves from the logs.
+	if _, rows, err := rundir.ReadCSV(r.dir.File(rundir.EpisodesFile)); err == nil {
+		for _, row := range rows {
+			x, _ := strconv.ParseFloat(row[0], 64)
+			y, _ := strconv.ParseFloat(row[2], 64)
+			r.curves.Episodes = append(r.curves.Episodes, rundir.CurvePoint{X: x, Y: y})
+		}
+	}
+	if _, rows, err := rundir.ReadCSV(r.dir.File(rundir.MetricsFile)); err == nil {
+		for _, row := range rows {
+			x, _ := strconv.ParseFloat(row[1], 64)
+			y, _ := strconv.ParseFloat(row[9], 64)
+			r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: x, Y: y})
+		}
+	}
+	return nil
+}
+
+func (r *runner) wall() float64 { return r.wallBase + time.Since(r.start).Seconds() }
+
+// loop runs Iterate until the run ends and returns its final status.
+func (r *runner) loop(ctx context.Context) (string, error) {
+	total := r.cfg.Run.TotalSteps
+	for r.learner.EnvSteps() < total {
+		if ctx.Err() != nil {
+			return r.finish(rundir.StatusInterrupted, "interrupted by signal")
+		}
+		eps, stats, err := r.learner.Iterate()
+		if err != nil {
+			r.fail(err)
+			return rundir.StatusFailed, err
+		}
+		if err := r.record(eps, stats); err != nil {
+			r.fail(err)
+			return rundir.StatusFailed, err
+		}
+		steps := r.learner.EnvSteps()
+		if steps >= r.st.NextLog {
+			if err := r.logInterval(); err != nil {
+				r.fail(err)
+				return rundir.StatusFailed, err
+			}
+			for r.st.NextLog <= steps {
+				r.st.NextLog += r.cfg.Run.LogInterval
+			}
+		}
+		reached := r.checkTarget()
+		if r.cfg.Run.CheckpointInterval > 0 && steps >= r.st.NextCkpt {
+			for r.st.NextCkpt <= steps {
+				r.st.NextCkpt += r.cfg.Run.CheckpointInterval
+			}
+			if err := r.checkpoint(); err != nil {
+				r.fail(err)
+				return rundir.StatusFailed, err
+			}
+		}
+		r.progress(false)
+		if r.opts.afterIterate != nil {
+			r.opts.afterIterate(steps)
+		}
+		if reached && r.cfg.Run.StopAtTarget {
+			return r.finish(rundir.StatusFinished, fmt.Sprintf("reached target return %g", r.target))
+		}
+	}
+	return r.finish(rundir.StatusFinished, "")
+}
+
+// record writes finished episodes and accumulates the update's statistics.
+func (r *runner) record(eps []agent.Episode, stats []agent.Stat) error {
+	for _, e := range eps {
+		if err := r.episodes.Write([]string{strconv.FormatInt(e.EnvStep, 10), strconv.Itoa(e.EnvID),
+			fmtF(e.Return), strconv.Itoa(e.Length)}); err != nil {
+			return err
+		}
+		r.st.Recent = append(r.st.Recent, e.Return)
+		if n := r.cfg.Run.RecentEpisodes; len(r.st.Recent) > n {
+			r.st.Recent = r.st.Recent[len(r.st.Recent)-n:]
+		}
+		r.st.IntReturns = append(r.st.IntReturns, e.Return)
+		r.st.IntLengths = append(r.st.IntLengths, e.Length)
+		r.curves.Episodes = append(r.curves.Episodes, rundir.CurvePoint{X: float64(e.EnvStep), Y: e.Return})
+	}
+	for i, s := range stats {
+		if i < len(r.st.StatSums) {
+			r.st.StatSums[i] += s.Value
+		}
+	}
+	r.st.StatCount++
+	return nil
+}
+
+// recentMean is the mean return of the last recent_episodes episodes (NaN before any).
+func (r *runner) recentMean() float64 {
+	if len(r.st.Recent) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, v := range r.st.Recent {
+		s += v
+	}
+	return s / float64(len(r.st.Recent))
+}
+
+// checkTarget records when the recent mean first reaches the target (once the window
+// is full) and reports whether it is reached now.
+func (r *runner) checkTarget() bool {
+	if !r.hasTarget || len(r.st.Recent) < r.cfg.Run.RecentEpisodes {
+		return false
+	}
+	m := r.recentMean()
+	if m < r.target {
+		return false
+	}
+	if r.st.TargetStep == nil {
+		s, w := r.learner.EnvSteps(), r.wall()
+		r.st.TargetStep, r.st.TargetWall = &s, &w
+		r.meta.TargetStep, r.meta.TargetWallSeconds = &s, &w
+		r.clearProgress()
+		fmt.Fprintf(r.opts.Stdout, "target %g reached: mean return of the last %d episodes %.1f at %d env steps, %.1f s\n",
+			r.target, r.cfg.Run.RecentEpisodes, m, s, w)
+	}
+	return true
+}
+
+// logInterval writes a metrics row, a log line, curves.png and meta.json.
+func (r *runner) logInterval() error {
+	steps, wall := r.learner.EnvSteps(), r.wall()
+	sps := float64(steps-r.st.LastLogSteps) / math.Max(wall-r.st.LastLogWall, 1e-9)
+	rets := r.st.IntReturns
+	mean, std, lo, hi := summary(rets)
+	lenMean := math.NaN()
+	if len(r.st.IntLengths) > 0 {
+		s := 0
+		for _, l := range r.st.IntLengths {
+			s += l
+		}
+		lenMean = float64(s) / float64(len(r.st.IntLengths))
+	}
+	recent := r.recentMean()
+	row := []string{strconv.FormatInt(steps, 10), fmtF(wall), fmtF(sps), strconv.Itoa(len(rets)),
+		fmtF(mean), fmtF(std), fmtF(lo), fmtF(hi), fmtF(lenMean), fmtF(recent)}
+	avg := make([]float64, len(r.st.StatSums))
+	for i, s := range r.st.StatSums {
+		avg[i] = s / float64(max(r.st.StatCount, 1))
+		row = append(row, fmtF(avg[i]))
+	}
+	if err := r.metrics.Write(row); err != nil {
+		return err
+	}
+	r.flush()
+	r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: wall, Y: recent})
+	if err := r.curves.WritePNG(r.dir.File(rundir.CurvesFile)); err != nil {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: %v\n", err)
+	}
+	r.meta.EnvSteps, r.meta.WallSeconds = steps, wall
+	if err := r.dir.WriteMeta(r.meta); err != nil {
+		return err
+	}
+	r.clearProgress()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "steps=%d wall=%.1fs sps=%.0f episodes=%d return=%.2f recent=%.2f", steps, wall, sps, len(rets), mean, recent)
+	for i, n := range r.statNames {
+		fmt.Fprintf(&sb, " %s=%.4g", n, avg[i])
+	}
+	fmt.Fprintln(r.opts.Stdout, sb.String())
+	r.st.LastLogSteps, r.st.LastLogWall = steps, wall
+	r.st.IntReturns, r.st.IntLengths = r.st.IntReturns[:0], r.st.IntLengths[:0]
+	clear(r.st.StatSums)
+	r.st.StatCount = 0
+	return nil
+}
+
+func summary(xs []float64) (mean, std, lo, hi float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		mean += x
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(xs))), lo, hi
+}
+
+// fmtF formats a metric the same way on every run (determinism of metrics.csv).
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+
+// checkpoint writes latest.ckpt, and best.ckpt when the recent mean return improved.
+func (r *runner) checkpoint() error {
+	c, err := r.learner.Save()
+	if err != nil {
+		return err
+	}
+	r.st.WallSeconds = r.wall()
+	m := r.recentMean()
+	better := len(r.st.Recent) > 0 && (r.st.Best == nil || m > *r.st.Best)
+	if better {
+		r.st.Best = &m
+		r.meta.BestReturn = &m
+	}
+	state, err := json.Marshal(&r.st)
+	if err != nil {
+		return err
+	}
+	c.Bytes["run.state"] = state
+	var buf bytes.Buffer
+	if err := c.Write(&buf); err != nil {
+		return err
+	}
+	data := buf.Bytes()
+	write := func(name string) error {
+		return rundir.WriteAtomic(r.dir.Checkpoint(name), func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+	}
+	if err := write(rundir.LatestCheckpoint); err != nil {
+		return err
+	}
+	if better {
+		return write(rundir.BestCheckpoint)
+	}
+	return nil
+}
+
+func (r *runner) flush() {
+	if r.metrics != nil {
+		r.metrics.Flush()
+	}
+	if r.episodes != nil {
+		r.episodes.Flush()
+	}
+}
+
+// finish writes the last log row (if the interval is partial), a checkpoint, the curves
+// and meta.json with the final status.
+func (r *runner) finish(status, reason string) (string, error) {
+	steps := r.learner.EnvSteps()
+	if steps > r.st.LastLogSteps && status == rundir.StatusFinished {
+		if err := r.logInterval(); err != nil {
+			r.fail(err)
+			return rundir.StatusFailed, err
+		}
+	}
+	if err := r.checkpoint(); err != nil {
+		r.fail(err)
+		return rundir.StatusFailed, err
+	}
+	r.flush()
+	if err := r.curves.WritePNG(r.dir.File(rundir.CurvesFile)); err != nil {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: %v\n", err)
+	}
+	r.progress(true)
+	end := time.Now()
+	r.meta.Status, r.meta.Reason, r.meta.EndTime = status, reason, &end
+	r.meta.EnvSteps, r.meta.WallSeconds = steps, r.wall()
+	if err := r.dir.WriteMeta(r.meta); err != nil {
+		return status, err
+	}
+	if r.metrics != nil {
+		r.metrics.Close()
+		r.episodes.Close()
+	}
+	r.clearProgress()
+	fmt.Fprintf(r.opts.Stdout, "run %s: %s at %d env steps, %.1f s (%s)\n", r.dir.Path, status, steps, r.meta.WallSeconds, r.dir.File(rundir.CurvesFile))
+	return status, nil
+}
+
+// progress redraws the terminal progress line, at most five times a second.
+func (r *runner) progress(force bool) {
+	if !r.opts.Progress || (!force && time.Since(r.lastDraw) < 200*time.Millisecond) {
+		return
+	}
+	r.lastDraw = time.Now()
+	steps, total := r.learner.EnvSteps(), r.cfg.Run.TotalSteps
+	wall := r.wall()
+	sps := float64(steps) / math.Max(wall, 1e-9)
+	eta := "?"
+	if sps > 0 && steps < total {
+		eta = (time.Duration(float64(total-steps)/sps) * time.Second).Round(time.Second).String()
+	} else if steps >= total {
+		eta = "0s"
+	}
+	fmt.Fprintf(r.opts.Stderr, "\r\x1b[K%d/%d steps (%.0f%%) | %.0f steps/s | ETA %s | recent return %.1f",
+		steps, total, 100*float64(steps)/float64(total), sps, eta, r.recentMean())
+}
+
+func (r *runner) clearProgress() {
+	if r.opts.Progress {
+		fmt.Fprint(r.opts.Stderr, "\r\x1b[K")
+	}
+}

@@ -1,0 +1,234 @@
+package train
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/rundir"
+)
+
+// testConfig is a short single-threaded corridor run.
+func testConfig(t *testing.T, dir string, sets ...string) *config.Config {
+	t.Helper()
+	base := []string{
+		"run.dir=" + dir, "run.name=t", "run.seed=3", "run.total_steps=4096", "run.threads=1",
+		"run.log_interval=512", "run.checkpoint_interval=1024", "run.recent_episodes=5",
+		"env.task=" + corridorTask, "env.num_envs=4", "env.num_threads=1",
+		"net.hidden=16,16", "ppo.num_steps=64", "ppo.num_minibatches=4", "ppo.update_epochs=2",
+		"ppo.norm_obs=true", "ppo.norm_reward=true", "ppo.learning_rate=3e-3",
+	}
+	cfg, err := config.FromMap(map[string]any{}, append(base, sets...), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func runOnce(t *testing.T, ctx context.Context, opts Options) *Result {
+	t.Helper()
+	res, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// dropTimingColumns removes metrics.csv's wall-clock columns (wall_s, steps_per_s).
+func dropTimingColumns(t *testing.T, path string) string {
+	t.Helper()
+	header, rows, err := rundir.ReadCSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := map[int]bool{}
+	for i, h := range header {
+		if h == "wall_s" || h == "steps_per_s" {
+			skip[i] = true
+		}
+	}
+	if len(skip) != 2 {
+		t.Fatalf("metrics.csv header %v lacks wall_s or steps_per_s", header)
+	}
+	var sb strings.Builder
+	for _, r := range append([][]string{header}, rows...) {
+		for i, v := range r {
+			if !skip[i] {
+				sb.WriteString(v + ",")
+			}
+		}
+		sb.WriteString("\n")
+	}
+	return sb.String()
+}
+
+// Two runs with the same seed on one thread write the same metrics (but for the
+// wall-clock columns) and the same episodes.
+func TestSameSeedSameMetrics(t *testing.T) {
+	dir := t.TempDir()
+	var dirs []string
+	for range 2 {
+		res := runOnce(t, context.Background(), Options{Config: testConfig(t, dir)})
+		if res.Status != rundir.StatusFinished {
+			t.Fatalf("status %s", res.Status)
+		}
+		dirs = append(dirs, res.Dir)
+	}
+	m0 := dropTimingColumns(t, filepath.Join(dirs[0], rundir.MetricsFile))
+	m1 := dropTimingColumns(t, filepath.Join(dirs[1], rundir.MetricsFile))
+	if m0 != m1 {
+		t.Errorf("metrics differ:\n%s\n---\n%s", m0, m1)
+	}
+	if strings.Count(m0, "\n") < 8 {
+		t.Errorf("metrics.csv has too few rows:\n%s", m0)
+	}
+	e0 := readFile(t, filepath.Join(dirs[0], rundir.EpisodesFile))
+	if e0 != readFile(t, filepath.Join(dirs[1], rundir.EpisodesFile)) {
+		t.Error("episodes.csv differ")
+	}
+	if strings.Count(e0, "\n") < 50 {
+		t.Errorf("only %d episodes", strings.Count(e0, "\n"))
+	}
+	for _, f := range []string{rundir.ConfigFile, rundir.MetaFile, rundir.CurvesFile,
+		filepath.Join(rundir.CheckpointsDir, rundir.LatestCheckpoint), filepath.Join(rundir.CheckpointsDir, rundir.BestCheckpoint)} {
+		if _, err := os.Stat(filepath.Join(dirs[0], f)); err != nil {
+			t.Errorf("run directory lacks %s", f)
+		}
+	}
+	meta, err := (&rundir.Dir{Path: dirs[0]}).ReadMeta()
+	if err != nil || meta.Status != rundir.StatusFinished || meta.EndTime == nil || meta.BLAS == "" || meta.EnvSteps < 4096 {
+		t.Errorf("meta.json: %+v, %v", meta, err)
+	}
+	// A different seed gives different episodes (the comparison above is not vacuous).
+	other := runOnce(t, context.Background(), Options{Config: testConfig(t, dir, "run.seed=4")})
+	if readFile(t, filepath.Join(other.Dir, rundir.EpisodesFile)) == e0 {
+		t.Error("seed 4 wrote the same episodes as seed 3")
+	}
+}
+
+// A run interrupted part way and resumed writes the same episodes.csv (and metrics but
+// for wall time) as a run that was never interrupted.
+func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
+	dir := t.TempDir()
+	full := runOnce(t, context.Background(), Options{Config: testConfig(t, dir)})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
+		if steps >= 1792 { // between checkpoints and log rows
+			cancel()
+		}
+	}})
+	if cut.Status != rundir.StatusInterrupted {
+		t.Fatalf("status %s, want interrupted", cut.Status)
+	}
+	meta, _ := (&rundir.Dir{Path: cut.Dir}).ReadMeta()
+	if meta.Status != rundir.StatusInterrupted {
+		t.Errorf("meta.json status %q", meta.Status)
+	}
+	resumed := runOnce(t, context.Background(), Options{Resume: cut.Dir})
+	if resumed.Status != rundir.StatusFinished || resumed.EnvSteps != full.EnvSteps {
+		t.Fatalf("resumed run: %+v, want finished at %d", resumed, full.EnvSteps)
+	}
+	want := readFile(t, filepath.Join(full.Dir, rundir.EpisodesFile))
+	if got := readFile(t, filepath.Join(cut.Dir, rundir.EpisodesFile)); got != want {
+		t.Errorf("episodes.csv after resume differs from the uninterrupted run:\n%s\n---\n%s", got, want)
+	}
+	if a, b := dropTimingColumns(t, filepath.Join(full.Dir, rundir.MetricsFile)), dropTimingColumns(t, filepath.Join(cut.Dir, rundir.MetricsFile)); a != b {
+		t.Errorf("metrics.csv after resume differs:\n%s\n---\n%s", b, a)
+	}
+	if _, err := Run(context.Background(), Options{Resume: cut.Dir}); err == nil {
+		t.Error("resuming a finished run: no error")
+	}
+}
+
+const childEnv = "RLPOOL_TEST_CHECKPOINT_CHILD"
+
+// A process killed while it writes a checkpoint leaves the previous one loadable.
+func TestKilledMidCheckpointKeepsPrevious(t *testing.T) {
+	res := runOnce(t, context.Background(), Options{Config: testConfig(t, t.TempDir(), "run.total_steps=1024")})
+	latest := filepath.Join(res.Dir, rundir.CheckpointsDir, rundir.LatestCheckpoint)
+	before := readFile(t, latest)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperWriteCheckpointSlowly$")
+	cmd.Env = append(os.Environ(), childEnv+"="+latest)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the child has written part of the new checkpoint, then kill it.
+	sc := bufio.NewScanner(out)
+	ready := false
+	for sc.Scan() {
+		if sc.Text() == "half written" {
+			ready = true
+			break
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if !ready {
+		t.Fatal("child never reported writing")
+	}
+	if readFile(t, latest) != before {
+		t.Fatal("latest checkpoint changed although its writer was killed")
+	}
+	f, err := os.Open(latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := agent.ReadCheckpoint(f); err != nil {
+		t.Fatalf("previous checkpoint does not load: %v", err)
+	}
+	// A leftover temporary file does not confuse a resume.
+	r2, err := Run(context.Background(), Options{Resume: res.Dir, Overrides: []string{"run.total_steps=2048"}})
+	if err != nil || r2.Status != rundir.StatusFinished {
+		t.Fatalf("resume after the kill: %+v %v", r2, err)
+	}
+}
+
+// TestHelperWriteCheckpointSlowly is the child of TestKilledMidCheckpointKeepsPrevious:
+// it starts replacing the checkpoint, writes half of a new one and waits to be killed.
+func TestHelperWriteCheckpointSlowly(t *testing.T) {
+	path := os.Getenv(childEnv)
+	if path == "" {
+		t.Skip("helper process for TestKilledMidCheckpointKeepsPrevious")
+	}
+	c := agent.NewCheckpoint("ppo", corridorTask, 1)
+	c.F32["junk"] = make([]float32, 1<<20)
+	var buf bytes.Buffer
+	c.Write(&buf)
+	rundir.WriteAtomic(path, func(w io.Writer) error {
+		w.Write(buf.Bytes()[:buf.Len()/2])
+		if f, ok := w.(interface{ Flush() error }); ok {
+			f.Flush()
+		}
+		fmt.Println("half written")
+		time.Sleep(time.Minute)
+		return nil
+	})
+}
