@@ -49,29 +49,22 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 	if c.Format != CheckpointFormat {
 		return nil, fmt.Errorf("agent: checkpoint format %d; this build reads format %d", c.Format, CheckpointFormat)
 	}
-	for _, m := range []any{&c.F32, &c.F64, &c.I64, &c.Bytes, &c.Blobs} {
-		switch p := m.(type) {
-		case *map[string][]float32:
-			if *p == nil {
-				*p = map[string][]float32{}
-			}
-		case *map[string][]float64:
-			if *p == nil {
-				*p = map[string][]float64{}
-			}
-		case *map[string][]int64:
-			if *p == nil {
-				*p = map[string][]int64{}
-			}
-		case *map[string][]byte:
-			if *p == nil {
-				*p = map[string][]byte{}
-			}
-		case *map[string][][]byte:
-			if *p == nil {
-				*p = map[string][][]byte{}
-			}
-		}
+	// gob leaves empty maps nil; give Get* and Put* usable maps.
+	fresh := NewCheckpoint(c.Algo, c.TaskID, c.EnvSteps)
+	if c.F32 == nil {
+		c.F32 = fresh.F32
+	}
+	if c.F64 == nil {
+		c.F64 = fresh.F64
+	}
+	if c.I64 == nil {
+		c.I64 = fresh.I64
+	}
+	if c.Bytes == nil {
+		c.Bytes = fresh.Bytes
+	}
+	if c.Blobs == nil {
+		c.Blobs = fresh.Blobs
 	}
 	return c, nil
 }

@@ -197,39 +197,64 @@ func constSlice(n int, v float64) []float64 {
 
 // Build adds the MLP applied to x (batch x Sizes[0]) to g, with weight nodes bound to
 // the MLP's tensors, and returns the output (batch x out) and the weight nodes in
-// Params order.
+// Params order. Layers are fused Dense ops (see Dense).
 func (m *MLP) Build(g *G.ExprGraph, x *G.Node) (*G.Node, G.Nodes, error) {
+	return m.build(g, x, true)
+}
+
+// build builds the MLP from fused Dense ops, or (fused false) from stock Gorgonia ops,
+// which tests use as the reference.
+func (m *MLP) build(g *G.ExprGraph, x *G.Node, fused bool) (*G.Node, G.Nodes, error) {
 	if x.Dims() != 2 || x.Shape()[1] != m.Sizes[0] {
 		return nil, nil, fmt.Errorf("agent: MLP %s takes batch x %d inputs, got shape %v", m.Name, m.Sizes[0], x.Shape())
 	}
-	ones := Ones(g, m.Params[0].T.Dtype(), m.Name+".ones", x.Shape()[0])
+	var ones *G.Node
+	if !fused {
+		ones = Ones(g, m.Params[0].T.Dtype(), m.Name+".ones", x.Shape()[0])
+	}
 	var nodes G.Nodes
 	h := x
 	for l := 0; 2*l < len(m.Params); l++ {
 		w := Bind(g, m.Params[2*l].T, m.Params[2*l].Name)
 		b := Bind(g, m.Params[2*l+1].T, m.Params[2*l+1].Name)
 		nodes = append(nodes, w, b)
-		xw, err := G.Mul(h, w)
-		if err != nil {
-			return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
-		}
-		bias, err := G.Mul(ones, b)
-		if err != nil {
-			return nil, nil, err
-		}
-		if h, err = G.Add(xw, bias); err != nil {
-			return nil, nil, err
-		}
+		act := ""
 		if 2*l+2 < len(m.Params) {
-			if m.Act == ActTanh {
-				h, err = G.Tanh(h)
-			} else {
-				h, err = G.Rectify(h)
+			act = m.Act
+		}
+		var err error
+		if fused {
+			if h, err = Dense(h, w, b, act); err != nil {
+				return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
 			}
-			if err != nil {
-				return nil, nil, err
-			}
+			continue
+		}
+		if h, err = stockDense(h, w, b, ones, act); err != nil {
+			return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
 		}
 	}
 	return h, nodes, nil
+}
+
+// stockDense is act(x W + ones b) from stock Gorgonia ops.
+func stockDense(x, w, b, ones *G.Node, act string) (*G.Node, error) {
+	xw, err := G.Mul(x, w)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := G.Mul(ones, b)
+	if err != nil {
+		return nil, err
+	}
+	h, err := G.Add(xw, bias)
+	if err != nil {
+		return nil, err
+	}
+	switch act {
+	case ActTanh:
+		return G.Tanh(h)
+	case ActReLU:
+		return G.Rectify(h)
+	}
+	return h, nil
 }

@@ -1,6 +1,9 @@
 package agent
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Rollout stores the transitions of one rollout in the order actions were taken. Each
 // slot is one env's step: the observation it acted on, the action, its log-probability
@@ -124,7 +127,7 @@ func (r *Rollout) ExplainedVariance() float64 {
 		vd += d * d
 	}
 	if vy == 0 {
-		return nan()
+		return math.NaN()
 	}
 	return 1 - vd/vy
 }

@@ -94,25 +94,48 @@ type pickOp struct {
 	which int
 }
 
+// Arity implements gorgonia.Op: the number of inputs.
 func (op pickOp) Arity() int { return 1 }
+
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op pickOp) Type() hm.Type {
 	return hm.NewFnType(op.st.backType(), tensorType(op.st.pickShape(op.which).Dims(), op.st.dtype()))
 }
+
+// InferShape implements gorgonia.Op with a fresh shape.
 func (op pickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return op.st.pickShape(op.which).Clone(), nil
 }
+
+// Do implements gorgonia.Op: it returns the buffer the backward op filled.
 func (op pickOp) Do(...G.Value) (G.Value, error) { return op.st.picked(op.which) }
-func (op pickOp) ReturnsPtr() bool               { return false }
-func (op pickOp) CallsExtern() bool              { return false }
-func (op pickOp) OverwritesInput() int           { return -1 }
+
+// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op pickOp) ReturnsPtr() bool { return false }
+
+// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op pickOp) CallsExtern() bool { return false }
+
+// OverwritesInput implements gorgonia.Op: no input is overwritten.
+func (op pickOp) OverwritesInput() int { return -1 }
+
+// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op pickOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "rlpool.nn.pick#%d.%d", op.st.opID(), op.which)
 }
+
+// Hashcode implements gorgonia.Op.
 func (op pickOp) Hashcode() uint32 { return hashOf(op) }
+
+// String implements fmt.Stringer.
 func (op pickOp) String() string {
 	return fmt.Sprintf("pick%s#%d", map[int]string{pickDB: "db", pickDX: "dx"}[op.which], op.st.opID())
 }
+
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
 func (op pickOp) DiffWRT(n int) []bool { return make([]bool, n) }
+
+// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
 func (op pickOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
 	return nil, fmt.Errorf("nn: %v has no second derivative", op)
 }
@@ -174,17 +197,34 @@ func (st *convState) picked(which int) (*tensor.Dense, error) {
 // type, w (Cout, Cin, K, K), b (Cout), y (B, Cout, OH, OW) or, flattened, (B, Cout*OH*OW).
 type convOp struct{ st *convState }
 
+// Arity implements gorgonia.Op: the number of inputs.
 func (op convOp) Arity() int { return 3 }
+
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op convOp) Type() hm.Type {
 	st := op.st
 	return hm.NewFnType(tensorType(4, st.xdt), tensorType(4, st.dt), tensorType(1, st.dt), tensorType(st.outShape().Dims(), st.dt))
 }
+
+// InferShape implements gorgonia.Op with a fresh shape.
 func (op convOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.outShape(), nil }
-func (op convOp) ReturnsPtr() bool                               { return false }
-func (op convOp) CallsExtern() bool                              { return false }
-func (op convOp) OverwritesInput() int                           { return -1 }
-func (op convOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h, "rlpool.nn.conv#%d", op.st.id) }
-func (op convOp) Hashcode() uint32                               { return hashOf(op) }
+
+// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op convOp) ReturnsPtr() bool { return false }
+
+// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op convOp) CallsExtern() bool { return false }
+
+// OverwritesInput implements gorgonia.Op: no input is overwritten.
+func (op convOp) OverwritesInput() int { return -1 }
+
+// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
+func (op convOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.conv#%d", op.st.id) }
+
+// Hashcode implements gorgonia.Op.
+func (op convOp) Hashcode() uint32 { return hashOf(op) }
+
+// String implements fmt.Stringer.
 func (op convOp) String() string {
 	g := op.st.g
 	act := ""
@@ -194,6 +234,7 @@ func (op convOp) String() string {
 	return fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s#%d", g.K, g.K, g.S, g.Cin, g.Cout, act, op.st.id)
 }
 
+// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op convOp) Do(in ...G.Value) (G.Value, error) {
 	st := op.st
 	if len(in) != 3 {
@@ -232,8 +273,10 @@ func convForward[T Float](k *convKernel[T], x any, wv, bv G.Value, g *convGeom) 
 	return k.y, nil
 }
 
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
 func (op convOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true} }
 
+// SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	back, err := G.ApplyOp(convBackOp(op), inputs[0], inputs[1], output, grad)
 	if err != nil {
@@ -256,24 +299,46 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 // from (x, w, y, dy).
 type convBackOp struct{ st *convState }
 
+// Arity implements gorgonia.Op: the number of inputs.
 func (op convBackOp) Arity() int { return 4 }
+
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op convBackOp) Type() hm.Type {
 	st := op.st
 	od := st.outShape().Dims()
 	return hm.NewFnType(tensorType(4, st.xdt), tensorType(4, st.dt), tensorType(od, st.dt), tensorType(od, st.dt), tensorType(4, st.dt))
 }
+
+// InferShape implements gorgonia.Op with a fresh shape.
 func (op convBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.wShape(), nil }
-func (op convBackOp) ReturnsPtr() bool                               { return false }
-func (op convBackOp) CallsExtern() bool                              { return false }
-func (op convBackOp) OverwritesInput() int                           { return -1 }
-func (op convBackOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h, "rlpool.nn.convback#%d", op.st.id) }
-func (op convBackOp) Hashcode() uint32                               { return hashOf(op) }
-func (op convBackOp) String() string                                 { return fmt.Sprintf("ConvBackward#%d", op.st.id) }
-func (op convBackOp) DiffWRT(n int) []bool                           { return make([]bool, n) }
+
+// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op convBackOp) ReturnsPtr() bool { return false }
+
+// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op convBackOp) CallsExtern() bool { return false }
+
+// OverwritesInput implements gorgonia.Op: no input is overwritten.
+func (op convBackOp) OverwritesInput() int { return -1 }
+
+// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
+func (op convBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.convback#%d", op.st.id) }
+
+// Hashcode implements gorgonia.Op.
+func (op convBackOp) Hashcode() uint32 { return hashOf(op) }
+
+// String implements fmt.Stringer.
+func (op convBackOp) String() string { return fmt.Sprintf("ConvBackward#%d", op.st.id) }
+
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
+func (op convBackOp) DiffWRT(n int) []bool { return make([]bool, n) }
+
+// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
 func (op convBackOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
 	return nil, fmt.Errorf("nn: %v has no second derivative", op)
 }
 
+// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op convBackOp) Do(in ...G.Value) (G.Value, error) {
 	st := op.st
 	if len(in) != 4 {
@@ -415,19 +480,36 @@ func (st *denseState) picked(which int) (*tensor.Dense, error) {
 // denseOp is y = act(x w + b): x (B, In), w (In, Out), b (Out), y (B, Out).
 type denseOp struct{ st *denseState }
 
+// Arity implements gorgonia.Op: the number of inputs.
 func (op denseOp) Arity() int { return 3 }
+
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op denseOp) Type() hm.Type {
 	dt := op.st.dt
 	return hm.NewFnType(tensorType(2, dt), tensorType(2, dt), tensorType(1, dt), tensorType(2, dt))
 }
+
+// InferShape implements gorgonia.Op with a fresh shape.
 func (op denseOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.st.B, op.st.O}, nil
 }
-func (op denseOp) ReturnsPtr() bool      { return false }
-func (op denseOp) CallsExtern() bool     { return false }
-func (op denseOp) OverwritesInput() int  { return -1 }
+
+// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op denseOp) ReturnsPtr() bool { return false }
+
+// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op denseOp) CallsExtern() bool { return false }
+
+// OverwritesInput implements gorgonia.Op: no input is overwritten.
+func (op denseOp) OverwritesInput() int { return -1 }
+
+// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op denseOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.dense#%d", op.st.id) }
-func (op denseOp) Hashcode() uint32      { return hashOf(op) }
+
+// Hashcode implements gorgonia.Op.
+func (op denseOp) Hashcode() uint32 { return hashOf(op) }
+
+// String implements fmt.Stringer.
 func (op denseOp) String() string {
 	act := ""
 	if op.st.relu {
@@ -435,8 +517,11 @@ func (op denseOp) String() string {
 	}
 	return fmt.Sprintf("Dense(%d→%d)%s#%d", op.st.I, op.st.O, act, op.st.id)
 }
+
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
 func (op denseOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true} }
 
+// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op denseOp) Do(in ...G.Value) (G.Value, error) {
 	st := op.st
 	if len(in) != 3 {
@@ -472,6 +557,7 @@ func denseForward[T Float](k *denseKernel[T], in []G.Value) ([]T, error) {
 	return k.y, nil
 }
 
+// SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	back, err := G.ApplyOp(denseBackOp(op), inputs[0], inputs[1], output, grad)
 	if err != nil {
@@ -493,25 +579,47 @@ func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
 // denseBackOp computes a dense layer's dW (its result), db and dx from (x, w, y, dy).
 type denseBackOp struct{ st *denseState }
 
+// Arity implements gorgonia.Op: the number of inputs.
 func (op denseBackOp) Arity() int { return 4 }
+
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op denseBackOp) Type() hm.Type {
 	dt := op.st.dt
 	return hm.NewFnType(tensorType(2, dt), tensorType(2, dt), tensorType(2, dt), tensorType(2, dt), tensorType(2, dt))
 }
+
+// InferShape implements gorgonia.Op with a fresh shape.
 func (op denseBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.st.I, op.st.O}, nil
 }
-func (op denseBackOp) ReturnsPtr() bool      { return false }
-func (op denseBackOp) CallsExtern() bool     { return false }
-func (op denseBackOp) OverwritesInput() int  { return -1 }
+
+// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op denseBackOp) ReturnsPtr() bool { return false }
+
+// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
+func (op denseBackOp) CallsExtern() bool { return false }
+
+// OverwritesInput implements gorgonia.Op: no input is overwritten.
+func (op denseBackOp) OverwritesInput() int { return -1 }
+
+// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op denseBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.denseback#%d", op.st.id) }
-func (op denseBackOp) Hashcode() uint32      { return hashOf(op) }
-func (op denseBackOp) String() string        { return fmt.Sprintf("DenseBackward#%d", op.st.id) }
-func (op denseBackOp) DiffWRT(n int) []bool  { return make([]bool, n) }
+
+// Hashcode implements gorgonia.Op.
+func (op denseBackOp) Hashcode() uint32 { return hashOf(op) }
+
+// String implements fmt.Stringer.
+func (op denseBackOp) String() string { return fmt.Sprintf("DenseBackward#%d", op.st.id) }
+
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
+func (op denseBackOp) DiffWRT(n int) []bool { return make([]bool, n) }
+
+// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
 func (op denseBackOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
 	return nil, fmt.Errorf("nn: %v has no second derivative", op)
 }
 
+// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op denseBackOp) Do(in ...G.Value) (G.Value, error) {
 	st := op.st
 	if len(in) != 4 {

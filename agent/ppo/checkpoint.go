@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/optim"
 )
 
 // Algo is the learner name written into checkpoints and configs.
@@ -17,11 +18,14 @@ const Algo = "ppo"
 func (t *Trainer) Save() (*agent.Checkpoint, error) {
 	c := agent.NewCheckpoint(Algo, t.spec.TaskID, t.envSteps)
 	c.PutParams("", t.params)
+	st := t.opt.SaveState()
 	for i, p := range t.params {
-		c.F32["adam.m."+p.Name] = append([]float32(nil), t.opt.m[i]...)
-		c.F32["adam.v."+p.Name] = append([]float32(nil), t.opt.v[i]...)
+		if st.S1 != nil {
+			c.F64["adam.m."+p.Name] = st.S1[i]
+			c.F64["adam.v."+p.Name] = st.S2[i]
+		}
 	}
-	c.I64["adam.t"] = []int64{t.opt.t}
+	c.I64["adam.t"] = []int64{int64(st.Steps)}
 	c.PutRMS("obs_rms", t.obsRMS)
 	c.PutRMS("ret_rms", t.rew.RMS)
 	c.F64["ret_rms.returns"] = append([]float64(nil), t.rew.Returns...)
@@ -72,16 +76,19 @@ func (t *Trainer) Load(c *agent.Checkpoint) (note string, err error) {
 	if err := c.GetParams("", t.params); err != nil {
 		return "", err
 	}
-	for i, p := range t.params {
-		m, v := c.F32["adam.m."+p.Name], c.F32["adam.v."+p.Name]
-		if len(m) != len(t.opt.m[i]) || len(v) != len(t.opt.v[i]) {
-			return "", fmt.Errorf("ppo: checkpoint lacks Adam state for %s", p.Name)
+	if at := c.I64["adam.t"]; len(at) == 1 && at[0] > 0 {
+		st := optim.State{Steps: int(at[0])}
+		for _, p := range t.params {
+			m, okm := c.F64["adam.m."+p.Name]
+			v, okv := c.F64["adam.v."+p.Name]
+			if !okm || !okv {
+				return "", fmt.Errorf("ppo: checkpoint lacks Adam state for %s", p.Name)
+			}
+			st.S1, st.S2 = append(st.S1, m), append(st.S2, v)
 		}
-		copy(t.opt.m[i], m)
-		copy(t.opt.v[i], v)
-	}
-	if at := c.I64["adam.t"]; len(at) == 1 {
-		t.opt.t = at[0]
+		// optim needs the gradients bound, which happens on the machine's first run:
+		// learn applies the state then.
+		t.optState = &st
 	}
 	if err := c.GetRMS("obs_rms", t.obsRMS); err != nil {
 		return "", err

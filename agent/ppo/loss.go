@@ -12,25 +12,25 @@ import (
 // lossGraph is the PPO objective on one minibatch of m rows, built once; each update
 // overwrites the input tensors and reruns it.
 type lossGraph struct {
-	g      *G.ExprGraph
-	pn     *agent.PolicyNodes
-	m      int
-	obs    *tensor.Dense // m x ObsDim, normalised as the policy saw them
-	act    *tensor.Dense // m x ActDim: one-hot (categorical) or the sampled action (Gaussian)
-	oldLP  *tensor.Dense // m: log pi_old(a|s)
-	adv    *tensor.Dense // m: advantages, normalised by the caller when norm_adv is on
-	ret    *tensor.Dense // m: GAE returns (value targets)
-	oldV   *tensor.Dense // m: values at acting time
-	loss   *G.Node       // pg - ent_coef * entropy + vf_coef * v
-	pg     *G.Node       // clipped surrogate (item 8)
-	vl     *G.Node       // value loss (item 9)
-	ent    *G.Node       // mean entropy (item 10)
-	logp   *G.Node       // m: log pi(a|s) under the current weights
-	grads  G.Nodes       // d loss / d param, in Policy.Params order
+	g     *G.ExprGraph
+	pn    *agent.PolicyNodes
+	m     int
+	obs   *tensor.Dense // m x ObsDim, normalised as the policy saw them
+	act   *tensor.Dense // m x ActDim: one-hot (categorical) or the sampled action (Gaussian)
+	oldLP *tensor.Dense // m: log pi_old(a|s)
+	adv   *tensor.Dense // m: advantages, normalised by the caller when norm_adv is on
+	ret   *tensor.Dense // m: GAE returns (value targets)
+	oldV  *tensor.Dense // m: values at acting time
+	loss  *G.Node       // pg - ent_coef * entropy + vf_coef * v
+	pg    *G.Node       // clipped surrogate (item 8)
+	vl    *G.Node       // value loss (item 9)
+	ent   *G.Node       // mean entropy (item 10)
+	logp  *G.Node       // m: log pi(a|s) under the current weights
+	grads G.Nodes       // d loss / d param, in Policy.Params order
 	// Copies of the values read after a run (G.Read): intermediate nodes' own values
 	// may be overwritten later in the run when the compiler reuses their registers.
 	logpOut, pgOut, vlOut, entOut, lossOut G.Value
-	params []agent.Param
+	params                                 []agent.Param
 }
 
 // buildLoss builds the PPO loss graph:

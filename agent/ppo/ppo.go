@@ -29,6 +29,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -64,7 +65,10 @@ type Trainer struct {
 	// Training graph: the loss on one minibatch.
 	train  *lossGraph
 	trainM G.VM
-	opt    *adam
+	opt    *optim.Adam
+	// optState is Adam's state from a checkpoint, loaded after the next training run
+	// binds the gradients.
+	optState *optim.State
 
 	pcg    *rand.PCG
 	rng    *rand.Rand
@@ -92,7 +96,6 @@ type Trainer struct {
 	dones    []bool
 	finals   []int // rows needing V(final obs)
 	idx      []int
-	grads    [][]float32
 	episodes []agent.Episode
 }
 
@@ -140,13 +143,15 @@ func New(s Setup) (*Trainer, error) {
 		return nil, err
 	}
 	t.infM = G.NewTapeMachine(gi)
-	t.trainM = G.NewTapeMachine(t.train.g)
+	// Gradients go into the weights' dual values, which the in-place Adam reads, clips
+	// by their global norm (item 11) and zeroes.
+	t.trainM = G.NewTapeMachine(t.train.g, G.BindDualValues(t.train.pn.Params...))
 
 	seed := uint64(s.Seed)
 	t.pcg = rand.NewPCG(seed, 0x5eed_0f_9e0)
 	t.rng = rand.New(t.pcg)
 	t.policy.Init(t.rng)
-	t.opt = newAdam(t.params, s.PPO.AdamEps)
+	t.opt = optim.NewAdam(t.train.pn.Params, optim.AdamConfig{LR: s.PPO.LearningRate, Eps: s.PPO.AdamEps, MaxGradNorm: s.PPO.MaxGradNorm})
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
 	t.rew = agent.NewRewardScaler(t.numEnvs, s.PPO.Gamma, s.PPO.RewardClip)
@@ -475,12 +480,18 @@ func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
 			sumV += scalarOf(l.vlOut)
 			sumEnt += scalarOf(l.entOut)
 			nmb++
-			t.grads = t.grads[:0]
-			for _, gn := range l.grads {
-				t.grads = append(t.grads, gn.Value().Data().([]float32))
+			if t.optState != nil {
+				if err := t.opt.LoadState(*t.optState); err != nil {
+					t.trainM.Reset()
+					return nil, fmt.Errorf("ppo: checkpoint Adam state: %w", err)
+				}
+				t.optState = nil
 			}
-			clipGlobalNorm(t.grads, t.cfg.MaxGradNorm)
-			t.opt.step(t.grads, lr)
+			t.opt.SetLR(lr)
+			if _, err := t.opt.Step(); err != nil {
+				t.trainM.Reset()
+				return nil, fmt.Errorf("ppo: optimiser step: %w", err)
+			}
 			t.trainM.Reset()
 		}
 		if t.cfg.TargetKL > 0 && approxKL > t.cfg.TargetKL {
@@ -518,26 +529,4 @@ func normalizeAdv(a []float32) {
 	for i, v := range a {
 		a[i] = float32((float64(v) - mean) / (std + 1e-8))
 	}
-}
-
-// clipGlobalNorm scales all gradients together so that their joint L2 norm is at most
-// maxNorm (item 11; Gorgonia's WithClip clips elements, which is not the same); 0
-// disables it. It returns the norm before clipping.
-func clipGlobalNorm(grads [][]float32, maxNorm float64) float64 {
-	ss := 0.0
-	for _, g := range grads {
-		for _, v := range g {
-			ss += float64(v) * float64(v)
-		}
-	}
-	norm := math.Sqrt(ss)
-	if maxNorm > 0 && norm > maxNorm {
-		s := float32(maxNorm / (norm + 1e-6))
-		for _, g := range grads {
-			for i := range g {
-				g[i] *= s
-			}
-		}
-	}
-	return norm
 }

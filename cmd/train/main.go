@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,9 +37,19 @@ type subcommand struct {
 // subcommands maps the first argument to its handler; anything else is training.
 var subcommands = map[string]subcommand{
 	"bench": {runBench, "measure env steps (and frames) per second of a pool"},
+	"roms":  {runRoms, "import ALE's ROMs into the ROM folder (roms import DIR), list available games"},
+	"sweep": {runSweep, "run a hyperparameter sweep: train sweep -config configs/sweeps/NAME.toml"},
+	"runs":  {runRuns, "inspect runs: train runs list|show|plot|compare"},
+	"eval":  {runEval, "play a run's saved policy, print returns, record a GIF: train eval -run RUNDIR"},
 }
 
 func main() {
+	// Gorgonia allocates a tensor per op per run; with Go's default GOGC=100 the
+	// collector costs about a quarter of a small-MLP training step. The heap stays small
+	// (weights, one rollout), so trade memory for time unless the user chose GOGC.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,6 +1,7 @@
 package atari
 
 import (
+	"errors"
 	"os"
 	"testing"
 )
@@ -27,6 +28,10 @@ func TestPlayEveryGame(t *testing.T) {
 	for _, name := range GameNames() {
 		t.Run(name, func(t *testing.T) {
 			rom, err := FindROM(name, dir)
+			if errors.Is(err, ErrROMNotFound) {
+				// Most of ALE's ROMs are not distributed with rlpool; play those there are.
+				t.Skipf("no ROM of %s in %s", name, dir)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

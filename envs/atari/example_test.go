@@ -10,7 +10,7 @@ import (
 // Play Pong for one episode with a fixed action, the way an agent drives the ALE:
 // agent action i is the game's MinimalActionSet()[i].
 func ExampleNewALE() {
-	rom, err := atari.FindROM("pong") // $RLPOOL_ROMS, then the per-user ROM folder
+	rom, err := atari.FindROM("pong") // searched in $RLPOOL_ROMS, else ./roms
 	if err != nil {
 		log.Fatal(err) // names the md5 and folders, and says to run `train roms import DIR`
 	}

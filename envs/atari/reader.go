@@ -89,3 +89,52 @@ func (r *scoreReader) defaultLives() int {
 	}
 	return 1
 }
+
+// setWrappedScore is setScore for games whose score counter wraps around at `wrap`:
+// a negative change is taken as a wrap and `wrap` is added to it, as ALE's Asteroids
+// reader does (and Space Invaders', in its own form).
+func (r *scoreReader) setWrappedScore(score, wrap int) {
+	r.setScore(score)
+	if r.reward < 0 {
+		r.reward += wrap
+	}
+}
+
+// signedRAM reads a RAM byte as a two's-complement number (-128..127), as games that
+// keep signed counters (Backgammon's pieces) are read by ALE.
+func signedRAM(ram *[128]byte, offset int) int {
+	return int(int8(ram[offset&0x7f]))
+}
+
+// blankDigit maps a score digit of $A, which several games draw as a blank, to 0
+// (Battle Zone's, Road Runner's and others' digit decoding in ALE).
+func blankDigit(d int) int {
+	if d == 0xA {
+		return 0
+	}
+	return d
+}
+
+// digitsScore is the score of games that keep one decimal digit per RAM byte: the
+// bytes at addrs, lowest digit first, each multiplied by 10 times the previous weight,
+// starting at `unit`. The bytes are used whole, not masked, as ALE does.
+func digitsScore(ram *[128]byte, unit int, addrs ...int) int {
+	score := 0
+	for _, addr := range addrs {
+		score += unit * readRAM(ram, addr)
+		unit *= 10
+	}
+	return score
+}
+
+// lowNibbleDigits is the score of games that keep one decimal digit in the low nibble
+// of each of n consecutive RAM bytes from `first`, lowest digit first, with $A drawn
+// as a blank 0 (Defender; Road Runner's reader does the same over four bytes).
+func lowNibbleDigits(ram *[128]byte, first, n int) int {
+	score, mult := 0, 1
+	for i := range n {
+		score += mult * blankDigit(readRAM(ram, first+i)&0xf)
+		mult *= 10
+	}
+	return score
+}

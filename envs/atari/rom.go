@@ -23,29 +23,25 @@ type ROM struct {
 	Game Game   // the game its md5 identifies
 }
 
-// DefaultROMDirs are the folders FindROM searches when given none: $RLPOOL_ROMS if
-// set, then the user's rlpool ROM folder (UserROMDir), where `train roms import DIR`
-// puts ROMs.
-func DefaultROMDirs() []string {
-	var dirs []string
+// DefaultROMDir is the ROM folder used when neither a configured folder (the Atari
+// tasks' roms_dir option, env.options.roms_dir in a run config) nor $RLPOOL_ROMS is
+// given: ./roms, relative to the working directory.
+const DefaultROMDir = "roms"
+
+// ROMDir resolves the ROM folder: the configured folder if not empty, else
+// $RLPOOL_ROMS if set, else DefaultROMDir. `train roms import` copies into it.
+func ROMDir(configured string) string {
+	if configured != "" {
+		return configured
+	}
 	if d := os.Getenv(ROMEnv); d != "" {
-		dirs = append(dirs, d)
+		return d
 	}
-	if d, err := UserROMDir(); err == nil {
-		dirs = append(dirs, d)
-	}
-	return dirs
+	return DefaultROMDir
 }
 
-// UserROMDir is the per-user ROM folder: <user config dir>/rlpool/roms (for example
-// ~/.config/rlpool/roms on Linux).
-func UserROMDir() (string, error) {
-	cfg, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("atari: no per-user ROM folder: %w", err)
-	}
-	return filepath.Join(cfg, "rlpool", "roms"), nil
-}
+// DefaultROMDirs are the folders FindROM searches when given none: ROMDir("").
+func DefaultROMDirs() []string { return []string{ROMDir("")} }
 
 // ErrROMNotFound is wrapped by FindROM's error when no folder holds the game's ROM.
 var ErrROMNotFound = errors.New("ROM not found")
@@ -89,8 +85,8 @@ func FindROM(game string, dirs ...string) (ROM, error) {
 	if len(wrongMD5) > 0 {
 		detail = "; not the supported release: " + strings.Join(wrongMD5, ", ")
 	}
-	return ROM{}, fmt.Errorf("atari: %w for game %s (md5 %s); searched %s%s; run `train roms import DIR` on a folder holding ALE's ROMs, or set %s to such a folder",
-		ErrROMNotFound, game, g.MD5, describeDirs(dirs), detail, ROMEnv)
+	return ROM{}, fmt.Errorf("atari: %w for game %s (md5 %s); searched %s%s; run `train roms import DIR -to %s` on a folder (or zip) holding ALE's ROMs, or point the roms_dir option or %s at such a folder",
+		ErrROMNotFound, game, g.MD5, describeDirs(dirs), detail, dirs[0], ROMEnv)
 }
 
 // LoadROM reads a ROM file and identifies its game. A file whose md5 is not one of the
@@ -158,7 +154,7 @@ func scanDirForMD5(dir, sum string) (ROM, bool) {
 // describeDirs lists the searched folders for an error message.
 func describeDirs(dirs []string) string {
 	if len(dirs) == 0 {
-		return fmt.Sprintf("no folders (%s is unset and there is no per-user ROM folder)", ROMEnv)
+		return "no folders"
 	}
 	return strings.Join(dirs, ", ")
 }

@@ -76,6 +76,9 @@ type Env struct {
 
 	fault    int    // FaultNone, or why the current episode must end as truncated
 	faultMsg string // MuJoCo's message or a description of the fault
+
+	lastFault    int // the most recent fault, kept across resets for diagnostics
+	lastFaultMsg string
 }
 
 func newEnv(t *task, seed int64) (*Env, error) {
@@ -96,9 +99,9 @@ func newEnv(t *task, seed int64) (*Env, error) {
 // Data returns the env's simulation state, for tests and tools.
 func (e *Env) Data() *Data { return e.d }
 
-// LastFault returns the code and message of the fault that ended the last episode (or
-// FaultNone and "" when the current episode has none).
-func (e *Env) LastFault() (int, string) { return e.fault, e.faultMsg }
+// LastFault returns the code and message of the most recent fault of this env (a MuJoCo
+// error or instability that ended an episode), or FaultNone and "" if there was none.
+func (e *Env) LastFault() (int, string) { return e.lastFault, e.lastFaultMsg }
 
 // Reset implements envpool.Env: mj_resetData, the task's reset noise, then mj_forward.
 // A MuJoCo error here makes the next Step end the episode at once as truncated.
@@ -106,9 +109,9 @@ func (e *Env) Reset() {
 	e.fault, e.faultMsg = FaultNone, ""
 	clear(e.info)
 	defer e.recoverFault(nil)
-	e.d.Reset()
+	e.d.reset()
 	e.t.b.reset(e)
-	e.d.Forward()
+	e.d.forward()
 }
 
 // Step implements envpool.Env. A MuJoCo error or an unstable simulation returns
@@ -149,6 +152,7 @@ func (e *Env) recoverFault(res *envpool.StepResult) {
 func (e *Env) setFault(code int, msg string) {
 	if e.fault == FaultNone {
 		e.fault, e.faultMsg = code, msg
+		e.lastFault, e.lastFaultMsg = code, msg
 	}
 }
 
@@ -186,9 +190,9 @@ func (e *Env) simulate(a []float32) {
 		e.d.Ctrl[i] = float64(x)
 	}
 	for range e.t.frameSkip {
-		e.d.Step()
+		e.d.step()
 	}
-	e.d.RNEPostConstraint()
+	e.d.rnePostConstraint()
 	for _, w := range [...]int{mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC, mjWARN_BADCTRL} {
 		if e.d.WarningCount(w) > 0 {
 			e.setFault(FaultUnstable, fmt.Sprintf("MuJoCo found a bad value (%s) and reset the simulation", warningName(w)))

@@ -54,6 +54,7 @@ type Error struct {
 	Msg string
 }
 
+// Error returns MuJoCo's message, prefixed with the package name.
 func (e *Error) Error() string { return "mujoco: " + e.Msg }
 
 // Load loads libmujoco and installs the error and warning handlers. It is safe to call

@@ -171,19 +171,25 @@ func (d *Data) float64s(off uintptr, n int) []float64 {
 	return unsafe.Slice((*float64)(p), n)
 }
 
-// The raw calls below do not recover MuJoCo errors; callers run them inside guard.
+// The exported calls turn a MuJoCo error into an error; the lower-case ones, used on the
+// env's hot path, leave the handler's panic to the env's own recover.
 
 // Reset is mj_resetData: qpos0, zero velocities, controls, time, warnings and stack.
-func (d *Data) Reset() { purego.SyscallN(lib.resetData, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) Reset() error { return guard(d.reset) }
 
 // Step is mj_step.
-func (d *Data) Step() { purego.SyscallN(lib.step, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) Step() error { return guard(d.step) }
 
 // Forward is mj_forward.
-func (d *Data) Forward() { purego.SyscallN(lib.forward, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) Forward() error { return guard(d.forward) }
 
 // RNEPostConstraint is mj_rnePostConstraint, which fills cacc, cfrc_int and cfrc_ext.
-func (d *Data) RNEPostConstraint() {
+func (d *Data) RNEPostConstraint() error { return guard(d.rnePostConstraint) }
+
+func (d *Data) reset()   { purego.SyscallN(lib.resetData, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) step()    { purego.SyscallN(lib.step, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) forward() { purego.SyscallN(lib.forward, uintptr(d.m.p), uintptr(d.p)) }
+func (d *Data) rnePostConstraint() {
 	purego.SyscallN(lib.rnePostConstraint, uintptr(d.m.p), uintptr(d.p))
 }
 

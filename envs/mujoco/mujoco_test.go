@@ -1,6 +1,7 @@
 package mujoco
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -506,7 +507,10 @@ func TestFaultEndsOnlyThatEpisode(t *testing.T) {
 				}
 			}
 			if step == 2 {
-				_, msg := pool.Env(1).(*Env).LastFault()
+				code, msg := pool.Env(1).(*Env).LastFault()
+				if code != mode.code || msg == "" {
+					t.Fatalf("%s: LastFault() = %d %q", mode.name, code, msg)
+				}
 				t.Logf("%s: %s", mode.name, msg)
 			}
 		}
@@ -556,6 +560,23 @@ func TestModelErrors(t *testing.T) {
 	}
 	if m.NQ != 7 || m.NV != 6 {
 		t.Errorf("ball nq %d nv %d, want 7 6", m.NQ, m.NV)
+	}
+	// The exported Data calls return MuJoCo's errors instead of panicking or exiting.
+	d, err := NewData(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	*(*int32)(unsafe.Add(d.p, offD_pstack)) = *(*int32)(unsafe.Add(d.p, offD_nstack))
+	var me *Error
+	if err := d.Step(); !errors.As(err, &me) {
+		t.Fatalf("mj_step without stack: error %v, want a *mujoco.Error", err)
+	}
+	if err := d.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Step(); err != nil || d.Time() <= 0 {
+		t.Fatalf("mj_step after reset: %v, time %v", err, d.Time())
 	}
 }
 

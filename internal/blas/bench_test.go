@@ -3,6 +3,7 @@ package blas
 import (
 	"fmt"
 	"math/rand/v2"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,6 +64,16 @@ func BenchmarkSgemm(b *testing.B) {
 			})
 		}
 	}
+}
+
+// cpuTime is the process's user+system CPU time: on a shared machine, CPU time per step
+// is steadier than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // mlp is a CleanRL-style PPO network for benchmarks: separate 64-64 tanh actor and critic
@@ -150,11 +161,12 @@ func BenchmarkMLPTrainStep(b *testing.B) {
 			m := newMLP(512, 8, 4)
 			defer m.vm.Close()
 			m.step() // warm up: first run allocates
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime()
 			for b.Loop() {
 				m.step()
 			}
 			b.ReportMetric(float64(time.Since(start).Microseconds())/1e3/float64(b.N), "ms/step")
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1e3/float64(b.N), "cpu-ms/step")
 		})
 	}
 }

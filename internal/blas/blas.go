@@ -26,6 +26,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -62,7 +63,7 @@ type Impl struct {
 
 	// parallel is the most goroutines Sgemm/Dgemm split one product over; 0 means
 	// GOMAXPROCS at call time.
-	parallel int
+	parallel atomic.Int64
 }
 
 var (
@@ -189,7 +190,7 @@ func (im *Impl) SetThreads(n int) {
 
 // SetParallel sets the most goroutines one Sgemm or Dgemm call through Impl is split
 // over; n <= 0 means GOMAXPROCS (the default), 1 makes the calls single-threaded.
-func (im *Impl) SetParallel(n int) { im.parallel = n }
+func (im *Impl) SetParallel(n int) { im.parallel.Store(int64(n)) }
 
 // Config returns OpenBLAS's build description (openblas_get_config), for logs.
 func (im *Impl) Config() string { return im.config }
@@ -235,10 +236,10 @@ var defaultUser user
 // the first answer. Learners call it before building graphs.
 func Use() (name string) { return defaultUser.use(libPath(), os.Stderr) }
 
-// Active returns the OpenBLAS implementation Use installed, or nil when Use has not run
-// or fell back to gonum.
+// Active calls Use and returns the OpenBLAS implementation it installed, or nil when it
+// fell back to gonum.
 func Active() *Impl {
-	if defaultUser.name == "" {
+	if Use() != "openblas" {
 		return nil
 	}
 	return defaultUser.impl

@@ -2,8 +2,11 @@ package blas
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -238,6 +241,31 @@ func TestFallbackWarnsOnce(t *testing.T) {
 	}
 	if _, ok := gorgonia.WhichBLAS().(gonum.Implementation); !ok {
 		t.Fatalf("gorgonia BLAS is %T, want gonum.Implementation", gorgonia.WhichBLAS())
+	}
+}
+
+// TestFallbackThroughEnv runs this test binary again with $RLPOOL_OPENBLAS naming a
+// missing library and checks the public path: Use returns "gonum" on every call and
+// stderr holds the warning exactly once.
+func TestFallbackThroughEnv(t *testing.T) {
+	if os.Getenv("RLPOOL_BLAS_TEST_CHILD") == "1" {
+		for i := 0; i < 3; i++ {
+			fmt.Println(Use())
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestFallbackThroughEnv$")
+	cmd.Env = append(os.Environ(), "RLPOOL_BLAS_TEST_CHILD=1", EnvLib+"="+filepath.Join(t.TempDir(), "missing.so"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("child: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if got := strings.Count(stdout.String(), "gonum\n"); got != 3 {
+		t.Fatalf("child printed %q, want gonum three times", stdout.String())
+	}
+	if got := stderr.String(); got != FallbackWarning+"\n" {
+		t.Fatalf("child stderr %q, want exactly one warning line", got)
 	}
 }
 

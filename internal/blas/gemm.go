@@ -171,8 +171,8 @@ func gemm[T float32 | float64](fn uintptr, workers int, tA, tB bool, m, n, k int
 }
 
 func (im *Impl) workers() int {
-	if im.parallel > 0 {
-		return im.parallel
+	if n := im.parallel.Load(); n > 0 {
+		return int(n)
 	}
 	return runtime.GOMAXPROCS(0)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/impala"
 	"github.com/rlpool/rlpool/agent/ppo"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -31,11 +32,13 @@ type Config struct {
 	Env EnvConfig       `toml:"env"`
 	Net agent.NetConfig `toml:"net"`
 	PPO ppo.Config      `toml:"ppo"`
+	// IMPALA is read when run.algo = "impala" (agent/impala).
+	IMPALA impala.Config `toml:"impala"`
 }
 
 // RunConfig is the [run] section: what to train for how long, and where to write it.
 type RunConfig struct {
-	Algo        string `toml:"algo" oneof:"ppo" help:"learner"`
+	Algo        string `toml:"algo" oneof:"ppo|impala" help:"learner"`
 	Name        string `toml:"name" help:"run name: the run directory is <dir>/<name>-<date>-<time>-s<seed>"`
 	Dir         string `toml:"dir" help:"folder that holds run directories"`
 	Seed        int64  `toml:"seed" range:"[0,1e15]" help:"seeds weights, sampling and envs (env i gets a seed derived from it plus i)"`
@@ -67,9 +70,10 @@ func Default() Config {
 	return Config{
 		Run: RunConfig{Algo: "ppo", Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
 			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN()},
-		Env: EnvConfig{Task: "CartPole-v1", NumEnvs: 4},
-		Net: agent.DefaultNetConfig(),
-		PPO: ppo.DefaultConfig(),
+		Env:    EnvConfig{Task: "CartPole-v1", NumEnvs: 4},
+		Net:    agent.DefaultNetConfig(),
+		PPO:    ppo.DefaultConfig(),
+		IMPALA: impala.DefaultConfig(),
 	}
 }
 
@@ -143,6 +147,12 @@ func (c *Config) checkCombinations() []error {
 // CheckTask reports settings that do not fit the task's spec, e.g. a categorical head
 // on a continuous action space.
 func (c *Config) CheckTask(spec *envpool.Spec) error {
+	if c.Run.Algo == impala.Algo {
+		if err := impala.CheckSpec(c.IMPALA.Network, spec); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+		return nil
+	}
 	if _, err := agent.ResolveHead(c.Net.Head, spec.ActionSpace); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

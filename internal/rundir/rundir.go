@@ -113,6 +113,9 @@ func WriteAtomic(path string, write func(w io.Writer) error) error {
 		os.Remove(tmp)
 		return fmt.Errorf("rundir: write %s: %w", path, err)
 	}
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
+	}
 	bw := bufio.NewWriterSize(f, 1<<16)
 	if err := write(bw); err != nil {
 		return fail(err)

@@ -70,3 +70,28 @@ func (c *corridor) UnmarshalBinary(b []byte) error {
 	c.pos = math.Float64frombits(binary.LittleEndian.Uint64(b))
 	return c.pcg.UnmarshalBinary(b[8:])
 }
+
+// brokenTask's envs panic on their 300th step: the run must end marked failed.
+const brokenTask = "TestBroken-v0"
+
+type broken struct{ corridor }
+
+func (b *broken) Step(a []float32) envpool.StepResult {
+	if b.pos += 0.001; b.pos > 0.3 {
+		panic("broken env")
+	}
+	return envpool.StepResult{Reward: 1}
+}
+
+func (b *broken) Reset() {}
+
+func init() {
+	envs.Register(envs.Task{ID: brokenTask, Family: "test", New: func(map[string]any) (envpool.Spec, envpool.Factory, error) {
+		spec := envpool.Spec{TaskID: brokenTask, ObsSpace: envpool.UniformBox(-10, 10, envpool.Float32, 2),
+			ActionSpace: envpool.DiscreteSpace(2), RewardThreshold: math.NaN()}
+		return spec, func(_ int, seed int64) (envpool.Env, error) {
+			pcg := rand.NewPCG(uint64(seed), 1)
+			return &broken{corridor{pcg: pcg, rng: rand.New(pcg)}}, nil
+		}, nil
+	}})
+}

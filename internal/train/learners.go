@@ -2,6 +2,7 @@ package train
 
 import (
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/impala"
 	"github.com/rlpool/rlpool/agent/ppo"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/internal/config"
@@ -42,5 +43,21 @@ var learners = map[string]learnerMaker{
 			return nil, nil, err
 		}
 		return t, ppo.StatNames(), nil
+	},
+	impala.Algo: func(cfg *config.Config, spec envpool.Spec, f envpool.Factory) (Learner, []string, error) {
+		l, err := impala.New(impala.Setup{
+			Spec:    spec,
+			Factory: f,
+			Pool: envpool.Options{
+				NumEnvs: cfg.Env.NumEnvs, BatchSize: cfg.Env.BatchSize, NumThreads: cfg.Env.NumThreads,
+				MaxEpisodeSteps: cfg.Env.MaxEpisodeSteps, ThreadAffinity: cfg.Env.ThreadAffinity,
+				ThreadAffinityOffset: cfg.Env.ThreadAffinityOffset,
+			},
+			Net: cfg.Net, IMPALA: cfg.IMPALA, Seed: cfg.Run.Seed, TotalSteps: cfg.Run.TotalSteps,
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return l, impala.StatNames(), nil
 	},
 }

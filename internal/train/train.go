@@ -23,10 +23,12 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/internal/blas"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
+	"github.com/rlpool/rlpool/internal/tensorboard"
 )
 
 // Options configure one run.
@@ -85,6 +87,7 @@ type runner struct {
 	learner   Learner
 	statNames []string
 	metrics   *rundir.CSV
+	tb        *tensorboard.Writer // mirrors metrics.csv rows; nil when it could not be created
 	episodes  *rundir.CSV
 	st        loopState
 	target    float64
@@ -98,7 +101,7 @@ type runner struct {
 // Run trains until the config's step budget is spent, the target is reached (with
 // stop_at_target), ctx is cancelled (an interrupt: a checkpoint is written and the run
 // marked interrupted), or an error (the run is marked failed).
-func Run(ctx context.Context, opts Options) (*Result, error) {
+func Run(ctx context.Context, opts Options) (res *Result, err error) {
 	if opts.Stdout == nil {
 		opts.Stdout = io.Discard
 	}
@@ -106,11 +109,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.Stderr = io.Discard
 	}
 	r := &runner{opts: opts}
-	res, err := r.run(ctx)
-	if r.learner != nil {
-		r.learner.Close()
-	}
-	return res, err
+	defer func() {
+		// A panic deep in a library (Gorgonia, an env) must not leave the run marked
+		// running: record it as a failure and return it as an error.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("train: internal error: %v", p)
+			if r.dir != nil && r.meta != nil {
+				r.fail(err)
+				res = &Result{Dir: r.dir.Path, Status: rundir.StatusFailed}
+			}
+		}
+		if r.learner != nil {
+			r.learner.Close()
+		}
+	}()
+	return r.run(ctx)
 }
 
 func (r *runner) run(ctx context.Context) (*Result, error) {
@@ -149,6 +162,11 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 			return nil, errors.New("train: no config given")
 		}
 		r.cfg = r.opts.Config
+		// Catch a task that does not exist or does not fit the config before a run
+		// directory is made for it.
+		if _, _, err := resolveTask(r.cfg); err != nil {
+			return nil, err
+		}
 		if r.dir, err = rundir.Create(r.cfg.Run.Dir, r.cfg.Run.Name, r.cfg.Run.Seed, now); err != nil {
 			return nil, err
 		}
@@ -161,7 +179,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	}
 	res := &Result{Dir: r.dir.Path}
 	if r.cfg.Run.Threads > 0 {
-		runtime.GOMAXPROCS(r.cfg.Run.Threads)
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(r.cfg.Run.Threads))
 	}
 	r.meta.Algo, r.meta.Task, r.meta.Seed = r.cfg.Run.Algo, r.cfg.Env.Task, r.cfg.Run.Seed
 	if err := r.setup(ckpt); err != nil {
@@ -195,15 +213,8 @@ func (r *runner) fail(err error) {
 
 // setup builds the learner, restores a checkpoint and opens the logs.
 func (r *runner) setup(ckpt *agent.Checkpoint) error {
-	task, err := envs.Lookup(r.cfg.Env.Task)
+	spec, factory, err := resolveTask(r.cfg)
 	if err != nil {
-		return fmt.Errorf("env.task: %w", err)
-	}
-	spec, factory, err := task.New(r.cfg.Env.Options)
-	if err != nil {
-		return fmt.Errorf("env.options for %s: %w", r.cfg.Env.Task, err)
-	}
-	if err := r.cfg.CheckTask(&spec); err != nil {
 		return err
 	}
 	mk, ok := learners[r.cfg.Run.Algo]
@@ -232,12 +243,32 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if r.metrics, err = rundir.OpenCSV(r.dir.File(rundir.MetricsFile), header); err != nil {
 		return err
 	}
+	if r.tb, err = tensorboard.Create(r.dir.Path); err != nil {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: no TensorBoard events: %v\n", err)
+	}
 	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), episodesHeader); err != nil {
 		return err
 	}
 	r.wallBase = r.st.WallSeconds
 	r.start = time.Now()
 	return r.dir.WriteMeta(r.meta)
+}
+
+// resolveTask looks up the config's task, builds its spec and factory with the family
+// options, and checks that the config fits the spec.
+func resolveTask(cfg *config.Config) (envpool.Spec, envpool.Factory, error) {
+	task, err := envs.Lookup(cfg.Env.Task)
+	if err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("env.task: %w", err)
+	}
+	spec, factory, err := task.New(cfg.Env.Options)
+	if err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("env.options for %s: %w", cfg.Env.Task, err)
+	}
+	if err := cfg.CheckTask(&spec); err != nil {
+		return envpool.Spec{}, nil, err
+	}
+	return spec, factory, nil
 }
 
 // restore loads the learner and loop state and drops log rows past the checkpoint.
@@ -415,6 +446,7 @@ func (r *runner) logInterval() error {
 	if err := r.metrics.Write(row); err != nil {
 		return err
 	}
+	r.tb.AddCSVRow(append(append([]string(nil), metricsFixed...), r.statNames...), row, "env_steps")
 	r.flush()
 	r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: wall, Y: recent})
 	if err := r.curves.WritePNG(r.dir.File(rundir.CurvesFile)); err != nil {
@@ -502,6 +534,7 @@ func (r *runner) flush() {
 	if r.episodes != nil {
 		r.episodes.Flush()
 	}
+	r.tb.Flush()
 }
 
 // finish writes the last log row (if the interval is partial), a checkpoint, the curves
@@ -532,6 +565,7 @@ func (r *runner) finish(status, reason string) (string, error) {
 	if r.metrics != nil {
 		r.metrics.Close()
 		r.episodes.Close()
+		r.tb.Close()
 	}
 	r.clearProgress()
 	fmt.Fprintf(r.opts.Stdout, "run %s: %s at %d env steps, %.1f s (%s)\n", r.dir.Path, status, steps, r.meta.WallSeconds, r.dir.File(rundir.CurvesFile))

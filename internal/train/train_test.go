@@ -232,3 +232,48 @@ func TestHelperWriteCheckpointSlowly(t *testing.T) {
 		return nil
 	})
 }
+
+// Async mode (batch_size < num_envs, rows carry env ids) trains to the step budget,
+// and with one worker thread it is repeatable too.
+func TestAsyncModeRuns(t *testing.T) {
+	dir := t.TempDir()
+	var eps []string
+	for range 2 {
+		res := runOnce(t, context.Background(), Options{Config: testConfig(t, dir, "env.num_envs=8", "env.batch_size=2",
+			"ppo.num_steps=32", "run.total_steps=2048")})
+		if res.Status != rundir.StatusFinished || res.EnvSteps != 2048 {
+			t.Fatalf("async run: %+v", res)
+		}
+		eps = append(eps, readFile(t, filepath.Join(res.Dir, rundir.EpisodesFile)))
+	}
+	if eps[0] != eps[1] {
+		t.Error("two one-thread async runs with the same seed wrote different episodes")
+	}
+	if strings.Count(eps[0], "\n") < 20 {
+		t.Errorf("async run finished only %d episodes", strings.Count(eps[0], "\n")-1)
+	}
+}
+
+// An env that fails mid-run marks the run failed, with the reason, in meta.json.
+func TestFailureIsRecorded(t *testing.T) {
+	res, err := Run(context.Background(), Options{Config: testConfig(t, t.TempDir(), "env.task="+brokenTask)})
+	if err == nil || !strings.Contains(err.Error(), "broken env") {
+		t.Fatalf("error %v, want the env's panic", err)
+	}
+	meta, merr := (&rundir.Dir{Path: res.Dir}).ReadMeta()
+	if merr != nil || meta.Status != rundir.StatusFailed || !strings.Contains(meta.Reason, "broken env") || meta.EndTime == nil {
+		t.Errorf("meta.json: %+v %v", meta, merr)
+	}
+}
+
+// A config that does not fit its task fails before a run directory is made.
+func TestTaskMismatchMakesNoRunDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Run(context.Background(), Options{Config: testConfig(t, dir, "net.head=gaussian")})
+	if err == nil || !strings.Contains(err.Error(), "net.head") {
+		t.Fatalf("error %v, want one naming net.head", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("run directory made for a bad config: %v", entries)
+	}
+}

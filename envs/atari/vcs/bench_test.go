@@ -31,10 +31,6 @@ func benchGame(b *testing.B, game string, actions []int, over func(ram *[128]byt
 		b.Fatal(err)
 	}
 	gray := make([]byte, 160*210)
-	var lut [256]uint8
-	for i := range lut {
-		lut[i] = NTSCGray[i>>1]
-	}
 	s := uint64(12345)
 	started := false
 	b.ReportAllocs()
@@ -48,11 +44,7 @@ func benchGame(b *testing.B, game string, actions []int, over func(ram *[128]byt
 		if err := d.emulate(actions[s%uint64(len(actions))], 1); err != nil {
 			b.Fatal(err)
 		}
-		scr := c.Screen()
-		g := gray[:len(scr)]
-		for k, p := range scr {
-			g[k] = lut[p]
-		}
+		GrayscaleScreen(gray, c.Screen())
 		if over != nil && over(c.RAM(), &started) {
 			b.StopTimer()
 			r0 := cpuTime()

@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +69,31 @@ func TestBootROMs(t *testing.T) {
 			}
 			t.Logf("%s: scheme %s, %d scanlines, PAL %v", name, c.Scheme(), c.Scanlines(), c.PAL())
 		})
+	}
+}
+
+// TestJAM checks that a JAM opcode is an error wrapping ErrJAM on every later frame, not
+// a panic, and that the partial frame's window is greyed once.
+func TestJAM(t *testing.T) {
+	p := &prog{}
+	p.sta(0x09, 0x4E) // COLUBK
+	p.emit(0x02)      // JAM
+	c, err := NewConsole(p.rom(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := c.RunFrame(); !errors.Is(err, ErrJAM) {
+			t.Fatalf("frame %d: error %v, want ErrJAM", i, err)
+		}
+	}
+	for i, px := range c.Screen() {
+		if px != 0 {
+			t.Fatalf("pixel %d = %02X: an undrawn greyed window stays 0", i, px)
+		}
+	}
+	c.Reset()
+	if err := c.RunFrame(); !errors.Is(err, ErrJAM) {
+		t.Errorf("after Reset the program jams again: %v", err)
 	}
 }

@@ -146,3 +146,28 @@ var NTSCGray = [128]uint8{
 	40, 71, 98, 124, 147, 169, 189, 207, 41, 74, 104, 132, 157, 181, 203, 223,
 	47, 79, 107, 133, 157, 179, 200, 220, 47, 79, 107, 133, 157, 179, 200, 220,
 }
+
+// grayLUT maps a screen byte (colour value) to ALE's grayscale value.
+var grayLUT = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = NTSCGray[i>>1]
+	}
+	return t
+}()
+
+// GrayscaleScreen writes the grayscale value of each byte of screen into dst (ALE's
+// getScreenGrayscale), eight pixels per step. dst must be at least as long as screen.
+func GrayscaleScreen(dst, screen []byte) {
+	dst = dst[:len(screen)]
+	lut := &grayLUT
+	for len(screen) >= 8 && len(dst) >= 8 {
+		s := screen[:8]
+		d := dst[:8]
+		d[0], d[1], d[2], d[3] = lut[s[0]], lut[s[1]], lut[s[2]], lut[s[3]]
+		d[4], d[5], d[6], d[7] = lut[s[4]], lut[s[5]], lut[s[6]], lut[s[7]]
+		screen, dst = screen[8:], dst[8:]
+	}
+	for i, p := range screen {
+		dst[i] = lut[p]
+	}
+}

@@ -26,15 +26,15 @@ func TestRIOTTimer(t *testing.T) {
 		{740, 0, 0},       // delta 639: 10 - 9 - 1
 		{741, 0xFF, 0x80}, // delta 640: expired, (640 - 640 - 1) = -1 does not set the flag
 		{742, 0xFE, 0},    // delta 641: flag set, irCycle 742, offset 2: 10 - 10 - 2
-		{805, 0xFE, 0},    // delta 704
-		{806, 0xFD, 0},    // delta 705: keeps counting at the 64-cycle rate
+		{804, 0xFE, 0},    // delta 703
+		{805, 0xFD, 0},    // delta 704: keeps counting down at the 64-cycle rate
 	} {
 		cpu.Cycles = s.cycles
-		if got := r.timint(uint32(s.cycles)); got != s.timint {
-			t.Errorf("cycle %d: TIMINT %02X, want %02X", s.cycles, got, s.timint)
-		}
 		if got := r.read(0x284); got != s.intim {
 			t.Errorf("cycle %d: INTIM %02X, want %02X", s.cycles, got, s.intim)
+		}
+		if got := r.timint(uint32(s.cycles)); got != s.timint {
+			t.Errorf("cycle %d: TIMINT %02X, want %02X", s.cycles, got, s.timint)
 		}
 	}
 	// A new write clears the flag; TIM1T counts every cycle.
@@ -42,11 +42,11 @@ func TestRIOTTimer(t *testing.T) {
 	r.write(0x294, 5)
 	for _, s := range []step{{1001, 4, 0}, {1005, 0, 0}, {1006, 0xFF, 0x80}, {1007, 0xFD, 0}, {1008, 0xFC, 0}} {
 		cpu.Cycles = s.cycles
-		if got := r.read(0x285); got != s.timint {
-			t.Errorf("TIM1T cycle %d: TIMINT %02X, want %02X", s.cycles, got, s.timint)
-		}
 		if got := r.read(0x286); got != s.intim {
 			t.Errorf("TIM1T cycle %d: INTIM %02X, want %02X", s.cycles, got, s.intim)
+		}
+		if got := r.read(0x285); got != s.timint {
+			t.Errorf("TIM1T cycle %d: TIMINT %02X, want %02X", s.cycles, got, s.timint)
 		}
 	}
 	// T1024T: shift 10; reading after rebasing keeps the same value.

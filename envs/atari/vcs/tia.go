@@ -21,6 +21,10 @@ type tiaState struct {
 	cur                                   int // index of the current frame buffer
 	partial, greyed                       bool
 	lastScanlines                         uint32
+	// pending is the latest clock up to which Stella would have drawn at an access
+	// this port did not draw at (see deferDraw); it is drawn before anything can
+	// observe the difference.
+	pending int32
 
 	vsync, vblank, nusiz0, nusiz1, ctrlpf uint8
 	prioScore                             uint8    // CTRLPF & 6
@@ -108,6 +112,7 @@ func (t *tia) rebase(cycles uint32) {
 	t.lastUpdate -= clocks
 	t.vsyncFinish -= clocks
 	t.lastHMOVEClock -= clocks
+	t.pending -= clocks
 }
 
 // startFrame begins a new TV frame (notes §2.3 step 1).
@@ -148,6 +153,7 @@ func (t *tia) update() error {
 	_, err := t.cpu.Run(25000)
 	cur := t.scanlines()
 	if t.partial {
+		t.updateFrame(t.pending)
 		if !t.greyed {
 			t.greyOut(cur)
 			t.greyed = true
@@ -183,10 +189,33 @@ func (t *tia) lineClock(clock int32) int32 {
 	return h
 }
 
+// deferDraw marks the write registers whose effects never change what is drawn
+// (WSYNC, RSYNC, audio, HMxx, HMCLR, unused). Stella draws up to the write clock before
+// every write; drawing later with the same state gives the same pixels and collisions,
+// so for these the port only records the clock in pending and the next drawing access
+// covers it. A partial frame (the only way a frame can end without a drawing write)
+// draws up to pending first.
+var deferDraw = func() (d [64]bool) {
+	for _, r := range []int{0x02, 0x03, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x22, 0x23, 0x24, 0x2B} {
+		d[r] = true
+	}
+	for r := 0x2D; r < 0x40; r++ {
+		d[r] = true
+	}
+	return d
+}()
+
 // write handles a CPU write to a TIA register (notes §5.2, §5.7).
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
+	if deferDraw[reg] && (clock-t.frameStart)/228 <= t.maxLines {
+		if clock > t.pending {
+			t.pending = clock
+		}
+		t.apply(reg, v, clock)
+		return
+	}
 	d := int32(pokeDelay[reg])
 	if d < 0 {
 		d = pfDelay[(t.lineClock(clock)/3)&3]
@@ -196,6 +225,11 @@ func (t *tia) write(addr uint16, v uint8) {
 		t.cpu.Stop()
 		t.partial = false
 	}
+	t.apply(reg, v, clock)
+}
+
+// apply carries out a register write at clock after the drawing is up to date.
+func (t *tia) apply(reg uint16, v uint8, clock int32) {
 	switch reg {
 	case 0x00:
 		t.vsync = v
@@ -495,7 +529,11 @@ func (t *tia) hmove(clock int32) {
 
 // read handles a CPU read of a TIA register (notes §5.11).
 func (t *tia) read(addr uint16) uint8 {
-	t.updateFrame(t.clock())
+	if addr&0x08 == 0 {
+		t.updateFrame(t.clock()) // collision latches need the pixels drawn
+	} else if c := t.clock(); c > t.pending {
+		t.pending = c // input reads do not depend on drawing (see deferDraw)
+	}
 	noise := t.con.dataBus & 0x3F
 	col := t.collision
 	switch addr & 0x0F {

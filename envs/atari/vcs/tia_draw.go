@@ -226,24 +226,32 @@ func (t *tia) drawPF(out []byte, x int) {
 	pf := t.pf
 	mask := t.pfMask
 	// PF bits cover 4-pixel groups aligned on x % 4 == 0 (and the halves split at 80).
-	for len(out) > 0 {
-		g := 4 - x&3
-		if g > len(out) {
-			g = len(out)
-		}
+	for x&3 != 0 && len(out) > 0 {
 		c := bk
 		if pf&mask[x] != 0 {
 			c = pfc[x/80]
 		}
-		if g == 4 {
-			binary.LittleEndian.PutUint32(out, uint32(c)*0x01010101)
-		} else {
-			for i := 0; i < g; i++ {
-				out[i] = c
-			}
+		out[0] = c
+		out = out[1:]
+		x++
+	}
+	bkw := uint32(bk) * 0x01010101
+	pfw := [2]uint32{uint32(pfc[0]) * 0x01010101, uint32(pfc[1]) * 0x01010101}
+	for len(out) >= 4 && x < 160 {
+		w := bkw
+		if pf&mask[x] != 0 {
+			w = pfw[x/80]
 		}
-		out = out[g:]
-		x += g
+		binary.LittleEndian.PutUint32(out, w)
+		out = out[4:]
+		x += 4
+	}
+	for i := range out {
+		c := bk
+		if pf&mask[x+i] != 0 {
+			c = pfc[(x+i)/80]
+		}
+		out[i] = c
 	}
 }
 

@@ -1,0 +1,289 @@
+package impala
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// guessEnv shows one of two targets (a one-hot vector, or the left or right half of a
+// 1x36x36 image lit) and pays 1 for naming it; episodes last 5 steps. A random policy
+// earns 2.5 per episode, the best one 5.
+type guessEnv struct {
+	rng    *rand.Rand
+	pixels bool
+	target int
+	steps  int
+}
+
+const guessLen = 5
+
+func (e *guessEnv) Reset() { e.steps = 0; e.target = e.rng.IntN(2) }
+
+func (e *guessEnv) Step(a []float32) envpool.StepResult {
+	r := float32(0)
+	if int(a[0]) == e.target {
+		r = 1
+	}
+	e.steps++
+	e.target = e.rng.IntN(2)
+	return envpool.StepResult{Reward: r, Terminated: e.steps == guessLen}
+}
+
+func (e *guessEnv) Observe(obs envpool.Obs, _ []float32) {
+	if !e.pixels {
+		clear(obs.F32)
+		obs.F32[e.target] = 1
+		return
+	}
+	for y := range 36 {
+		for x := range 36 {
+			v := uint8(0)
+			if (x < 18) == (e.target == 0) {
+				v = 255
+			}
+			obs.U8[y*36+x] = v
+		}
+	}
+}
+
+func guessSpec(pixels bool) envpool.Spec {
+	s := envpool.Spec{TaskID: "Guess-v0", ObsSpace: envpool.UniformBox(0, 1, envpool.Float32, 2),
+		ActionSpace: envpool.DiscreteSpace(2), RewardThreshold: math.NaN()}
+	if pixels {
+		s.ObsSpace = envpool.UniformBox(0, 255, envpool.Uint8, 1, 36, 36)
+	}
+	return s
+}
+
+func guessFactory(pixels bool) envpool.Factory {
+	return func(_ int, seed int64) (envpool.Env, error) {
+		return &guessEnv{rng: rand.New(rand.NewPCG(uint64(seed), 7)), pixels: pixels}, nil
+	}
+}
+
+func guessSetup(pixels bool, mod func(*Config)) Setup {
+	c := DefaultConfig()
+	c.UnrollLength, c.BatchSize, c.QueueSize = 5, 4, 8
+	c.LearningRate, c.RewardClip = 3e-3, 0
+	if mod != nil {
+		mod(&c)
+	}
+	return Setup{Spec: guessSpec(pixels), Factory: guessFactory(pixels),
+		Pool: envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
+		Net:  agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
+		IMPALA: c, Seed: 1, TotalSteps: 1_000_000}
+}
+
+// TestLearnsGuessTask trains on the guessing task until the mean return of the last 40
+// episodes is at least 4.5 of 5 (random play earns 2.5), and checks the bookkeeping:
+// versions advance, actors follow them, and episodes carry their env step.
+func TestLearnsGuessTask(t *testing.T) {
+	l, err := New(guessSetup(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var recent []float64
+	names := StatNames()
+	for it := 0; it < 2000; it++ {
+		eps, stats, err := l.Iterate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stats) != len(names) {
+			t.Fatalf("%d stats, %d names", len(stats), len(names))
+		}
+		for i, s := range stats {
+			if s.Name != names[i] || math.IsNaN(s.Value) {
+				t.Fatalf("stat %d: %s = %v (want name %s, a number)", i, s.Name, s.Value, names[i])
+			}
+			if s.Name == "policy_lag" && s.Value < 0 {
+				t.Fatalf("negative policy lag %v", s.Value)
+			}
+		}
+		for _, e := range eps {
+			if e.Length != guessLen || e.EnvStep <= 0 || e.EnvStep > l.EnvSteps() {
+				t.Fatalf("episode %+v: want length %d and an env step in (0, %d]", e, guessLen, l.EnvSteps())
+			}
+			recent = append(recent, e.Return)
+		}
+		if len(recent) > 40 {
+			recent = recent[len(recent)-40:]
+		}
+		if len(recent) == 40 && mean(recent) >= 4.5 {
+			if l.Version() != int64(it+1) {
+				t.Fatalf("version %d after %d updates", l.Version(), it+1)
+			}
+			return
+		}
+	}
+	t.Fatalf("no learning: mean return of the last 40 episodes %.2f after %d updates", mean(recent), l.Version())
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// TestNatureCNNLearner runs a few learner steps with the Nature CNN on pixels and
+// checks that the weights move and that an actor picks up the new version.
+func TestNatureCNNLearner(t *testing.T) {
+	l, err := New(guessSetup(true, func(c *Config) { c.UnrollLength, c.BatchSize = 3, 2 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.net.kind != NetNatureCNN {
+		t.Fatalf("network %s for pixels, want nature_cnn", l.net.kind)
+	}
+	before := append([]float32(nil), l.net.weights()[0]...)
+	for range 3 {
+		if _, stats, err := l.Iterate(); err != nil {
+			t.Fatal(err)
+		} else if math.IsNaN(stats[0].Value) || math.IsInf(stats[0].Value, 0) {
+			t.Fatalf("policy loss %v", stats[0].Value)
+		}
+	}
+	moved := false
+	for i, w := range l.net.weights()[0] {
+		moved = moved || w != before[i]
+	}
+	if !moved {
+		t.Fatal("the first conv layer's weights did not change")
+	}
+	// Unrolls made after the first update carry version >= 1 once the actor refreshes.
+	for range 50 {
+		if _, _, err := l.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range l.batch {
+			if u.Version >= 1 {
+				return
+			}
+		}
+	}
+	t.Fatal("the actor never used a snapshot newer than version 0")
+}
+
+// TestQueueBoundWithSlowLearner stalls the learner and checks that the actors stop
+// producing once the queue is full: the env steps taken and the unroll buffers
+// allocated stay within what the queue, the envs' unrolls in progress and one blocked
+// push can hold. Then the learner resumes and the bound still holds.
+func TestQueueBoundWithSlowLearner(t *testing.T) {
+	s := guessSetup(false, nil)
+	l, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	gate := make(chan struct{})
+	l.beforeStep = func() { <-gate }
+	done := make(chan error, 1)
+	go func() {
+		for range 4 {
+			if _, _, err := l.Iterate(); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	c, T, envs := s.IMPALA.QueueSize, s.IMPALA.UnrollLength, s.Pool.NumEnvs
+	// Wait (without a time bound on the result) for the actor to fill the queue.
+	for deadline := time.Now().Add(2 * time.Minute); len(l.queue.ch) < c; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the queue never filled: %d of %d", len(l.queue.ch), c)
+		}
+	}
+	// Give a leaky actor every chance to overrun the bound.
+	time.Sleep(200 * time.Millisecond)
+	// Every env step is in exactly one unroll: queued (T steps each), blocked in push
+	// (T), or in progress (at most T-1 per env).
+	maxSteps := int64((c+1)*T + envs*(T-1))
+	maxAlloc := int64(c + 1 + envs)
+	if got := l.EnvSteps(); got > maxSteps {
+		t.Fatalf("stalled learner: actors took %d env steps, bound %d", got, maxSteps)
+	}
+	if got := l.queue.allocated.Load(); got > maxAlloc {
+		t.Fatalf("stalled learner: %d unroll buffers allocated, bound %d", got, maxAlloc)
+	}
+	if got := len(l.queue.ch); got > c {
+		t.Fatalf("queue holds %d unrolls, capacity %d", got, c)
+	}
+	for range 4 {
+		gate <- struct{}{}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// With the learner holding a batch at times, one more batch of buffers may exist.
+	if got := l.queue.allocated.Load(); got > maxAlloc+int64(s.IMPALA.BatchSize) {
+		t.Fatalf("%d unroll buffers allocated, bound %d", got, maxAlloc+int64(s.IMPALA.BatchSize))
+	}
+	if l.Version() != 4 {
+		t.Fatalf("version %d after 4 learner steps", l.Version())
+	}
+}
+
+// TestSnapshotsConsistent has one publisher and several readers race over snapshots:
+// every snapshot a reader holds is whole (all elements from one version) and versions
+// never go backwards. Run with -race to check the publication protocol.
+func TestSnapshotsConsistent(t *testing.T) {
+	var s snapshots
+	w := [][]float32{make([]float32, 64), make([]float32, 3)}
+	s.publish(w, 0)
+	const last = 2000
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			prev := int64(-1)
+			for prev < last {
+				sn := s.acquire()
+				v := sn.version
+				for _, a := range sn.weights {
+					for _, x := range a {
+						if x != float32(v) {
+							errs <- "a reader saw a snapshot being rewritten"
+							sn.release()
+							return
+						}
+					}
+				}
+				sn.release()
+				if v < prev {
+					errs <- "versions went backwards"
+					return
+				}
+				prev = v
+			}
+		}()
+	}
+	for v := int64(1); v <= last; v++ {
+		for _, a := range w {
+			for i := range a {
+				a[i] = float32(v)
+			}
+		}
+		s.publish(w, v)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	if len(s.all) > 6 {
+		t.Errorf("%d snapshot buffers for 4 readers; want at most 6 (latest, one per reader, one free)", len(s.all))
+	}
+}

@@ -1,5 +1,0 @@
-package agent
-
-import "math"
-
-func nan() float64 { return math.NaN() }

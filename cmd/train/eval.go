@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/rlpool/rlpool/internal/play"
+	"github.com/rlpool/rlpool/internal/render"
+	"github.com/rlpool/rlpool/internal/rundir"
+	"github.com/rlpool/rlpool/internal/runs"
+)
+
+// runEval is `train eval -run RUNDIR`: it plays a run's saved policy, prints each
+// episode's raw return and the mean, and can record the first episode as a GIF.
+func runEval(args []string) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	runArg := fs.String("run", "", "run directory (or run name under -dir)")
+	base := fs.String("dir", "runs", "folder that holds the runs")
+	which := fs.String("checkpoint", "best", "best, latest, or a checkpoint file")
+	episodes := fs.Int("episodes", 10, "episodes to play")
+	deterministic := fs.Bool("deterministic", false, "take the most likely action instead of sampling")
+	gifPath := fs.String("gif", "", "write the first episode as an animated GIF to this file")
+	seed := fs.Int64("seed", 1_000_000, "env and sampling seed (apart from training's seeds by default)")
+	maxFrames := fs.Int("max-frames", 5000, "most frames kept in the GIF")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if *runArg == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errors.New("give the run to play with -run, e.g. train eval -run runs/cartpole-20260101-120000-s1")
+	}
+	if *episodes < 1 {
+		return fmt.Errorf("-episodes %d: want 1 or more", *episodes)
+	}
+	dir := *runArg
+	if !runs.IsRunDir(dir) {
+		r, err := runs.Resolve(dir, *base)
+		if err != nil {
+			return err
+		}
+		dir = r.Path
+	}
+	a, err := play.Load(dir, *which)
+	if err != nil {
+		return err
+	}
+	if a.Note != "" {
+		fmt.Fprintf(os.Stderr, "train eval: note: %s\n", a.Note)
+	}
+	var rec *render.Recorder
+	if *gifPath != "" {
+		if err := a.CanRecord(); err != nil {
+			return err
+		}
+		rec = render.NewRecorder(a.FrameDelay(), *maxFrames)
+	}
+	mode := "sampled"
+	if *deterministic {
+		mode = "deterministic"
+	}
+	fmt.Printf("run %s\ncheckpoint %s (%d training env steps), task %s, %s actions, seed %d\n",
+		dir, a.Checkpoint, a.EnvSteps, a.Spec.TaskID, mode, *seed)
+	eps, err := a.Play(play.Options{Episodes: *episodes, Seed: *seed, Deterministic: *deterministic, Record: rec,
+		OnEpisode: func(i int, e play.Episode) {
+			end := "terminated"
+			if e.Truncated {
+				end = "time limit"
+			}
+			fmt.Printf("episode %2d: return %8.2f  length %5d  (%s)\n", i+1, e.Return, e.Length, end)
+		}})
+	if err != nil {
+		return err
+	}
+	xs := make([]float64, len(eps))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, e := range eps {
+		xs[i] = e.Return
+		lo, hi = math.Min(lo, e.Return), math.Max(hi, e.Return)
+	}
+	m, s := runs.MeanStd(xs)
+	fmt.Printf("mean return %.2f +- %.2f over %d episodes (min %.2f, max %.2f)\n", m, s, len(eps), lo, hi)
+	if rec != nil {
+		err := rundir.WriteAtomic(*gifPath, rec.Encode)
+		if err != nil {
+			return err
+		}
+		extra := ""
+		if rec.Dropped > 0 {
+			extra = fmt.Sprintf(", %d later frames dropped (-max-frames)", rec.Dropped)
+		}
+		fmt.Printf("wrote %s: %d frames of episode 1 at %d fps%s\n", *gifPath, rec.Len(), 100/a.FrameDelay(), extra)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/rlpool/rlpool/internal/sweep"
+)
+
+// runSweep is `train sweep -config configs/sweeps/NAME.toml`: it runs the sweep's
+// trials as child train processes, resuming a sweep folder that already has results.
+func runSweep(args []string) error {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	path := fs.String("config", "", "sweep file, e.g. configs/sweeps/cartpole-lr-clip.toml")
+	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
+	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
+	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-parallel N] [-dry-run] [-summary]\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nwrites <dir>/<name>/sweep.csv and one run directory per trial, prints a summary\ntable and writes best.toml. Run it again after an interruption to continue.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if *path == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errors.New("give the sweep file with -config, e.g. train sweep -config configs/sweeps/cartpole-lr-clip.toml")
+	}
+	spec, err := sweep.Load(*path)
+	if err != nil {
+		return err
+	}
+	if *parallel < 0 {
+		return fmt.Errorf("-parallel %d: want 1 or more (0: the file's value)", *parallel)
+	}
+	if *parallel > 0 {
+		spec.Parallel = *parallel
+	}
+	if *dryRun {
+		for _, t := range spec.Plan() {
+			fmt.Printf("%s  %s\n", t.ID, strings.Join(t.Overrides(spec.Params), " "))
+		}
+		return nil
+	}
+	if *summary {
+		recs, err := sweep.ReadResults(filepath.Join(spec.Folder(), sweep.ResultFile), spec)
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return fmt.Errorf("no finished trials in %s yet", spec.Folder())
+		}
+		return sweep.WriteSummary(os.Stdout, spec, recs)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find the train binary to run trials with: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; !ok {
+			return
+		}
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintln(os.Stderr, "\ntrain sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
+		cancel()
+	}()
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: os.Stdout})
+	if errors.Is(err, context.Canceled) {
+		os.Exit(130)
+	}
+	return err
+}

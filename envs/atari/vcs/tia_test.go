@@ -1,0 +1,142 @@
+package vcs
+
+import "testing"
+
+// prog assembles a 4K ROM at 0xF000 from raw 6502 bytes, with the reset vector at
+// 0xF000.
+type prog struct{ b []byte }
+
+func (p *prog) emit(bs ...byte) *prog { p.b = append(p.b, bs...); return p }
+
+// sta emits LDA #v; STA zp.
+func (p *prog) sta(zp, v byte) *prog { return p.emit(0xA9, v, 0x85, zp) }
+
+func (p *prog) rom() []byte {
+	rom := make([]byte, 4096)
+	copy(rom, p.b)
+	rom[0xFFC], rom[0xFFD] = 0x00, 0xF0
+	return rom
+}
+
+// frameProgram builds a kernel: VSYNC for 3 lines, a setup line that writes the given
+// TIA registers, a line with k NOPs then STA RESP0, then 256 WSYNC lines, and repeat.
+func frameProgram(setup [][2]byte, k int) []byte {
+	p := &prog{}
+	p.emit(0xA2, 0xFF, 0x9A) // LDX #$FF; TXS
+	frame := 0xF000 + len(p.b)
+	p.sta(0x00, 2).emit(0x85, 0x02, 0x85, 0x02, 0x85, 0x02).sta(0x00, 0)
+	for _, s := range setup {
+		p.sta(s[0], s[1])
+	}
+	p.emit(0x85, 0x02) // STA WSYNC
+	for i := 0; i < k; i++ {
+		p.emit(0xEA)
+	}
+	p.emit(0x85, 0x10)                   // STA RESP0
+	p.emit(0xA2, 0x00)                   // LDX #0
+	p.emit(0x85, 0x02, 0xCA, 0xD0, 0xFB) // loop: STA WSYNC; DEX; BNE loop
+	p.emit(0x4C, byte(frame), byte(frame>>8))
+	return p.rom()
+}
+
+// idleROM is a 4K program that only produces blank 260-line frames.
+func idleROM() []byte { return frameProgram(nil, 0) }
+
+const (
+	colBK = 0x44
+	colPF = 0x1E
+	colP0 = 0x86
+)
+
+// runProgram boots rom and returns the screen after a few frames.
+func runProgram(t *testing.T, rom []byte) (*Console, []byte) {
+	t.Helper()
+	c, err := NewConsole(rom, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := c.RunFrame(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := c.Scanlines(); s != 260 {
+		t.Errorf("%d scanlines, want 260", s)
+	}
+	return c, c.Screen()
+}
+
+// expectRow compares one screen row with want(x).
+func expectRow(t *testing.T, scr []byte, row int, want func(x int) byte) {
+	t.Helper()
+	for x := 0; x < 160; x++ {
+		if got, w := scr[row*160+x], want(x); got != w {
+			t.Errorf("row %d x %d: %02X, want %02X", row, x, got, w)
+			return
+		}
+	}
+}
+
+// TestTIAPlayfieldAndPlayer places PF0 and player 0 with RESP0 at cycle 43 of a line:
+// h = 129, so the player starts at pixel (129 - 68 + 5) = 66. From the second frame on,
+// RESP0 writes the position the player already has (the "-1" case of the when table),
+// so no copy is suppressed.
+func TestTIAPlayfieldAndPlayer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ctrlpf byte
+		nusiz  byte
+		pf     func(x int) bool
+		p0     func(x int) bool
+	}{
+		{"normal", 0, 0, func(x int) bool { return x < 16 || (x >= 80 && x < 96) }, func(x int) bool { return x >= 66 && x < 74 }},
+		{"reflected", 1, 0, func(x int) bool { return x < 16 || x >= 144 }, func(x int) bool { return x >= 66 && x < 74 }},
+		{"two copies", 0, 1, func(x int) bool { return x < 16 || (x >= 80 && x < 96) },
+			func(x int) bool { return (x >= 66 && x < 74) || (x >= 82 && x < 90) }},
+		{"double", 0, 5, func(x int) bool { return x < 16 || (x >= 80 && x < 96) }, func(x int) bool { return x >= 67 && x < 83 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rom := frameProgram([][2]byte{
+				{0x09, colBK}, {0x08, colPF}, {0x06, colP0}, {0x0D, 0xF0}, {0x0A, tc.ctrlpf},
+				{0x1B, 0xFF}, {0x04, tc.nusiz},
+			}, 20)
+			c, scr := runProgram(t, rom)
+			want := func(x int) byte {
+				switch {
+				case tc.p0(x):
+					return colP0
+				case tc.pf(x):
+					return colPF
+				}
+				return colBK
+			}
+			for _, row := range []int{0, 1, 100, 209} {
+				expectRow(t, scr, row, want)
+			}
+			// The player overlaps the playfield in "two copies" (82..89) and "double"
+			// (67..82) against PF at 80..95.
+			cx := c.Peek(0x02) & 0x80 // CXP0FB bit 7: P0-PF
+			if wantCX := tc.nusiz == 1 || tc.nusiz == 5; (cx != 0) != wantCX {
+				t.Errorf("P0-PF collision %v, want %v", cx != 0, wantCX)
+			}
+		})
+	}
+}
+
+// TestTIAScoreMode checks that score mode colours the playfield with COLUP0/COLUP1 by
+// half when the playfield is the only enabled object.
+func TestTIAScoreMode(t *testing.T) {
+	rom := frameProgram([][2]byte{
+		{0x09, colBK}, {0x08, colPF}, {0x06, colP0}, {0x07, 0x34}, {0x0D, 0xF0}, {0x0A, 0x06},
+	}, 20)
+	_, scr := runProgram(t, rom)
+	expectRow(t, scr, 50, func(x int) byte {
+		switch {
+		case x < 16:
+			return colP0
+		case x >= 80 && x < 96:
+			return 0x34
+		}
+		return colBK
+	})
+}

@@ -1,0 +1,318 @@
+// Package play loads a trained policy from a run directory and plays it: `train eval`.
+//
+// The policy is rebuilt from the run's own config.toml and a checkpoint (best or
+// latest), and evaluated in plain Go (a few matrix-vector products per step), so
+// playing needs no graph machine. Returns are the env's raw, undiscounted rewards.
+// The first episode can be recorded as an animated GIF: a drawing of the system for
+// classic-control tasks, the env's own frames for envs that implement render.Framer
+// (Atari).
+package play
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/render"
+	"github.com/rlpool/rlpool/internal/rundir"
+)
+
+// Agent is a trained policy with the task it was trained on.
+type Agent struct {
+	Config     *config.Config
+	Spec       envpool.Spec
+	Checkpoint string // path of the checkpoint loaded
+	EnvSteps   int64  // training env steps when the checkpoint was written
+	Note       string // e.g. that best.ckpt was missing and latest.ckpt was used
+
+	factory envpool.Factory
+	policy  *agent.Policy
+	layers  []layer
+	obsRMS  *agent.RunningMeanStd
+	// scratch
+	norm, bufA, bufB []float32
+}
+
+// layer is one dense layer of the actor: W is in x out, row-major.
+type layer struct {
+	in, out int
+	w, b    []float32
+	act     bool // apply the activation after this layer
+}
+
+// Load reads a run's config and the checkpoint named by which: "best" (falling back to
+// latest when no best was written), "latest", or a path to a checkpoint file.
+func Load(runDir, which string) (*Agent, error) {
+	d, err := rundir.Open(runDir)
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	cfg, err := config.Load(d.File(rundir.ConfigFile), nil)
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	a := &Agent{Config: cfg}
+	switch which {
+	case "best", "":
+		a.Checkpoint = d.Checkpoint(rundir.BestCheckpoint)
+		if _, err := os.Stat(a.Checkpoint); errors.Is(err, os.ErrNotExist) {
+			a.Checkpoint = d.Checkpoint(rundir.LatestCheckpoint)
+			a.Note = "no best.ckpt (no episode finished before a checkpoint): using latest.ckpt"
+		}
+	case "latest":
+		a.Checkpoint = d.Checkpoint(rundir.LatestCheckpoint)
+	default:
+		a.Checkpoint = which
+		if !filepath.IsAbs(which) {
+			if p := d.Checkpoint(which); fileExists(p) {
+				a.Checkpoint = p
+			}
+		}
+	}
+	f, err := os.Open(a.Checkpoint)
+	if err != nil {
+		return nil, fmt.Errorf("play: %w (train writes checkpoints at run.checkpoint_interval and at the end; -checkpoint takes best, latest or a file)", err)
+	}
+	ckpt, err := agent.ReadCheckpoint(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
+	}
+	a.EnvSteps = ckpt.EnvSteps
+	if ckpt.TaskID != cfg.Env.Task {
+		return nil, fmt.Errorf("play: %s is a checkpoint for %s, but the run's config trains %s", a.Checkpoint, ckpt.TaskID, cfg.Env.Task)
+	}
+	task, err := envs.Lookup(cfg.Env.Task)
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	if a.Spec, a.factory, err = task.New(cfg.Env.Options); err != nil {
+		return nil, fmt.Errorf("play: env.options for %s: %w", cfg.Env.Task, err)
+	}
+	if err := cfg.CheckTask(&a.Spec); err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	if a.policy, err = agent.NewPolicy(&a.Spec, cfg.Net, tensor.Float32); err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	if err := ckpt.GetParams("", a.policy.Params()); err != nil {
+		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
+	}
+	if cfg.PPO.NormObs {
+		a.obsRMS = agent.NewRunningMeanStd(a.policy.ObsDim)
+		if err := ckpt.GetRMS("obs_rms", a.obsRMS); err != nil {
+			return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
+		}
+	}
+	ps := a.policy.Actor.Params
+	for l := 0; 2*l < len(ps); l++ {
+		sh := ps[2*l].T.Shape()
+		a.layers = append(a.layers, layer{in: sh[0], out: sh[1], w: ps[2*l].F32(), b: ps[2*l+1].F32(), act: 2*l+2 < len(ps)})
+	}
+	widest := a.policy.ObsDim
+	for _, l := range a.layers {
+		widest = max(widest, l.out)
+	}
+	a.norm = make([]float32, a.policy.ObsDim)
+	a.bufA, a.bufB = make([]float32, widest), make([]float32, widest)
+	return a, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// head runs the actor on one raw observation and returns its logits or means.
+func (a *Agent) head(obs []float32) []float32 {
+	x := a.norm
+	if a.obsRMS != nil {
+		a.obsRMS.Normalize(obs, x, a.Config.PPO.ObsClip)
+	} else {
+		copy(x, obs)
+	}
+	tanh := a.Config.Net.Activation == agent.ActTanh
+	in, out := x, a.bufA
+	for _, l := range a.layers {
+		y := out[:l.out]
+		copy(y, l.b)
+		for i := range l.in {
+			xi := in[i]
+			if xi == 0 {
+				continue
+			}
+			row := l.w[i*l.out : (i+1)*l.out]
+			for j, w := range row {
+				y[j] += xi * w
+			}
+		}
+		if l.act {
+			for j, v := range y {
+				if tanh {
+					y[j] = float32(math.Tanh(float64(v)))
+				} else if v < 0 {
+					y[j] = 0
+				}
+			}
+		}
+		in = y
+		if &out[0] == &a.bufA[0] {
+			out = a.bufB
+		} else {
+			out = a.bufA
+		}
+	}
+	return in
+}
+
+// Act returns the env action for a raw observation: the most likely action with
+// deterministic, else a sample; Gaussian actions are clipped to the action box.
+func (a *Agent) Act(obs []float32, deterministic bool, rng *rand.Rand, dst []float32) {
+	out := a.head(obs)
+	if deterministic {
+		a.policy.Greedy(out, dst)
+	} else {
+		a.policy.Sample(out, rng, dst)
+	}
+	if sp := &a.Spec.ActionSpace; sp.Kind == envpool.Box {
+		for j := range dst {
+			dst[j] = min(max(dst[j], sp.Low[j]), sp.High[j])
+		}
+	}
+}
+
+// Episode is one played episode: its raw return and length, and whether the time
+// limit (rather than the task) ended it.
+type Episode struct {
+	Return    float64
+	Length    int
+	Truncated bool
+}
+
+// Options configure Play.
+type Options struct {
+	Episodes      int
+	Seed          int64
+	Deterministic bool
+	// Record, when not nil, receives the frames of the first episode.
+	Record *render.Recorder
+	// OnEpisode, when not nil, is called after each episode.
+	OnEpisode func(i int, e Episode)
+}
+
+// CanRecord reports whether frames of the task can be recorded, and if not, why.
+func (a *Agent) CanRecord() error {
+	if render.CanDrawClassic(a.Spec.TaskID) {
+		return nil
+	}
+	env, err := a.factory(0, 0)
+	if err != nil {
+		return err
+	}
+	defer closeEnv(env)
+	if _, ok := env.(render.Framer); ok {
+		return nil
+	}
+	return fmt.Errorf("play: no way to draw %s: its envs do not implement render.Framer and it is not a classic-control task", a.Spec.TaskID)
+}
+
+// FrameDelay is the GIF frame time for a task in hundredths of a second, close to the
+// speed Gymnasium renders it at (CartPole 50 fps, Acrobot 15, Atari 15 with frame
+// skip 4, others 30).
+func (a *Agent) FrameDelay() int {
+	switch a.Spec.TaskID {
+	case "CartPole-v1":
+		return 2
+	case "Acrobot-v1":
+		return 7
+	case "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1":
+		return 3
+	}
+	return 7
+}
+
+func closeEnv(env envpool.Env) {
+	if c, ok := env.(interface{ Close() error }); ok {
+		c.Close()
+	}
+}
+
+// Play runs episodes of the policy in one env seeded with opts.Seed and returns them.
+func (a *Agent) Play(opts Options) ([]Episode, error) {
+	env, err := a.factory(0, opts.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("play: building the env: %w", err)
+	}
+	defer closeEnv(env)
+	limit := a.Config.Env.MaxEpisodeSteps
+	if limit == 0 {
+		limit = a.Spec.MaxEpisodeSteps
+	}
+	obs := make([]float32, a.Spec.ObsSpace.Size())
+	info := make([]float32, len(a.Spec.InfoKeys))
+	act := make([]float32, max(a.Spec.ActionSpace.Size(), 1))
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0xe7a1))
+	framer, _ := env.(render.Framer)
+	record := func() error {
+		if opts.Record == nil {
+			return nil
+		}
+		if framer != nil {
+			img, err := framer.Frame()
+			if err != nil {
+				return err
+			}
+			opts.Record.Add(img)
+			return nil
+		}
+		img, err := render.Classic(a.Spec.TaskID, obs)
+		if err != nil {
+			return err
+		}
+		opts.Record.Add(img)
+		return nil
+	}
+	var eps []Episode
+	for i := range max(opts.Episodes, 1) {
+		env.Reset()
+		env.Observe(envpool.Obs{F32: obs}, info)
+		if i > 0 {
+			opts.Record = nil // only the first episode is recorded
+		}
+		if err := record(); err != nil {
+			return eps, err
+		}
+		var e Episode
+		for {
+			a.Act(obs, opts.Deterministic, rng, act)
+			r := env.Step(act)
+			env.Observe(envpool.Obs{F32: obs}, info)
+			e.Return += float64(r.Reward)
+			e.Length++
+			if err := record(); err != nil {
+				return eps, err
+			}
+			if r.Terminated || r.Truncated {
+				break
+			}
+			if limit > 0 && e.Length >= limit {
+				e.Truncated = true
+				break
+			}
+		}
+		eps = append(eps, e)
+		if opts.OnEpisode != nil {
+			opts.OnEpisode(i, e)
+		}
+	}
+	return eps, nil
+}

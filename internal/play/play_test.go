@@ -1,0 +1,126 @@
+package play
+
+import (
+	"bytes"
+	"context"
+	"image/gif"
+	"math"
+	"path/filepath"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent"
+	_ "github.com/rlpool/rlpool/envs/classic"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/render"
+	"github.com/rlpool/rlpool/internal/train"
+)
+
+// trainTiny trains a few thousand CartPole steps into a fresh run directory.
+func trainTiny(t *testing.T, sets ...string) string {
+	t.Helper()
+	base := []string{"run.dir=" + t.TempDir(), "run.name=tiny", "run.total_steps=2048", "run.threads=1",
+		"run.log_interval=1024", "run.checkpoint_interval=1024", "env.task=CartPole-v1", "env.num_envs=4",
+		"env.num_threads=1", "net.hidden=8,8", "ppo.num_steps=64", "ppo.update_epochs=1"}
+	cfg, err := config.FromMap(map[string]any{}, append(base, sets...), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := train.Run(context.Background(), train.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Dir
+}
+
+func TestPlayMatchesGraphAndRecords(t *testing.T) {
+	dir := trainTiny(t, "ppo.norm_obs=true")
+	a, err := Load(dir, "latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.EnvSteps != 2048 || a.obsRMS == nil {
+		t.Fatalf("loaded checkpoint at %d steps (norm stats %v), want 2048 with stats", a.EnvSteps, a.obsRMS != nil)
+	}
+	// The plain-Go actor must agree with the policy's Gorgonia graph.
+	obs := []float32{0.03, -0.2, 0.05, 0.4}
+	normed := make([]float32, 4)
+	a.obsRMS.Normalize(obs, normed, a.Config.PPO.ObsClip)
+	g := G.NewGraph()
+	in, inT := agent.Input(g, tensor.Float32, "obs", 1, 4)
+	copy(inT.Data().([]float32), normed)
+	pn, err := a.policy.Build(g, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out G.Value
+	G.Read(pn.Out, &out)
+	m := G.NewTapeMachine(g)
+	defer m.Close()
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	want := out.Data().([]float32)
+	got := a.head(obs)
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-5 {
+			t.Fatalf("logits %v, graph gives %v", got, want)
+		}
+	}
+
+	rec := render.NewRecorder(a.FrameDelay(), 0)
+	var seen []Episode
+	eps, err := a.Play(Options{Episodes: 3, Seed: 5, Deterministic: true, Record: rec,
+		OnEpisode: func(i int, e Episode) { seen = append(seen, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eps) != 3 || len(seen) != 3 {
+		t.Fatalf("%d episodes, %d reported", len(eps), len(seen))
+	}
+	for _, e := range eps {
+		// CartPole pays 1 per step.
+		if e.Return != float64(e.Length) || e.Length < 1 || e.Length > 500 {
+			t.Errorf("episode %+v", e)
+		}
+	}
+	if rec.Len() != eps[0].Length+1 {
+		t.Errorf("recorded %d frames, want the first episode's %d steps + the reset frame", rec.Len(), eps[0].Length)
+	}
+	var buf bytes.Buffer
+	if err := rec.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := gif.DecodeAll(&buf); err != nil || len(g.Image) != rec.Len() {
+		t.Fatalf("GIF does not decode to its frames: %v", err)
+	}
+	// Deterministic play from the same seed repeats itself.
+	again, _ := a.Play(Options{Episodes: 3, Seed: 5, Deterministic: true})
+	for i := range eps {
+		if again[i] != eps[i] {
+			t.Errorf("episode %d: %+v then %+v", i, eps[i], again[i])
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, err := Load(t.TempDir(), "best"); err == nil {
+		t.Error("loading a folder without a run succeeded")
+	}
+	dir := trainTiny(t)
+	if _, err := Load(dir, "nope.ckpt"); err == nil {
+		t.Error("loading a missing checkpoint succeeded")
+	}
+	if _, err := Load(dir, filepath.Join(dir, "config.toml")); err == nil {
+		t.Error("loading a config as a checkpoint succeeded")
+	}
+	a, err := Load(dir, "best")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Checkpoint == "" {
+		t.Error("no checkpoint path recorded")
+	}
+}

@@ -1,0 +1,554 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rlpool/rlpool/internal/rundir"
+	"github.com/rlpool/rlpool/internal/runs"
+)
+
+// Trial statuses in sweep.csv. A trial the sweep itself interrupted (Ctrl-C) gets no
+// row and runs again, from its checkpoint, when the sweep is resumed.
+const (
+	StatusFinished = "finished"
+	StatusPruned   = "pruned"  // stopped early by median pruning
+	StatusTimeout  = "timeout" // stopped at budget_seconds
+	StatusFailed   = "failed"  // the train process failed; see logs/<trial>.log
+)
+
+// File names in a sweep folder.
+const (
+	SpecFile   = "sweep.toml"
+	ResultFile = "sweep.csv"
+	BestFile   = "best.toml"
+	LogsDir    = "logs"
+)
+
+// Options configure Run.
+type Options struct {
+	// Exe is the train binary that runs each trial (os.Executable() in `train sweep`).
+	Exe string
+	// Stdout receives a line per finished trial and the summary.
+	Stdout io.Writer
+	// CPUs are shared out between parallel trials; 0 means runtime.NumCPU().
+	CPUs int
+	// Poll is how often running trials are checked for budget and pruning; 0 means 1 s.
+	Poll time.Duration
+	// Grace is how long a trial may take to stop after SIGINT before it is killed;
+	// 0 means 2 minutes.
+	Grace time.Duration
+	// Env is added to each trial's environment (tests use it).
+	Env []string
+}
+
+// Record is one row of sweep.csv: a trial's outcome.
+type Record struct {
+	Trial     string
+	Config    int
+	Seed      int64
+	Values    []string // parameter values, Spec.Params order
+	Metric    float64  // mean raw return of the last metric_episodes episodes
+	MetricStd float64
+	Episodes  int
+	EnvSteps  int64
+	Wall      float64 // seconds the trial's process ran
+	Status    string
+	RunDir    string
+}
+
+// header is sweep.csv's header for a spec.
+func header(s *Spec) []string {
+	h := []string{"trial", "config", "seed"}
+	for _, p := range s.Params {
+		h = append(h, p.Key)
+	}
+	return append(h, "metric", "metric_std", "episodes", "env_steps", "wall_s", "status", "run_dir")
+}
+
+func (r *Record) row() []string {
+	out := []string{r.Trial, strconv.Itoa(r.Config), strconv.FormatInt(r.Seed, 10)}
+	out = append(out, r.Values...)
+	return append(out, fmtF(r.Metric), fmtF(r.MetricStd), strconv.Itoa(r.Episodes),
+		strconv.FormatInt(r.EnvSteps, 10), fmtF(r.Wall), r.Status, r.RunDir)
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+
+// ReadResults reads sweep.csv. A last line cut off by a crash is ignored (the trial
+// then runs again); a file with another header is an error, since it belongs to a
+// different sweep.
+func ReadResults(path string, s *Spec) ([]Record, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i < len(b)-1 {
+		b = b[:i+1] // drop a partial last line
+	}
+	cr := csv.NewReader(bytes.NewReader(b))
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	want := header(s)
+	if strings.Join(recs[0], ",") != strings.Join(want, ",") {
+		return nil, fmt.Errorf("sweep: %s has columns %v, this sweep writes %v: it belongs to a different sweep; change sweep.name or move the folder away", path, recs[0], want)
+	}
+	np := len(s.Params)
+	var out []Record
+	for _, rec := range recs[1:] {
+		if len(rec) != len(want) {
+			continue
+		}
+		r := Record{Trial: rec[0], Values: rec[3 : 3+np]}
+		r.Config, _ = strconv.Atoi(rec[1])
+		r.Seed, _ = strconv.ParseInt(rec[2], 10, 64)
+		tail := rec[3+np:]
+		r.Metric, _ = strconv.ParseFloat(tail[0], 64)
+		r.MetricStd, _ = strconv.ParseFloat(tail[1], 64)
+		r.Episodes, _ = strconv.Atoi(tail[2])
+		r.EnvSteps, _ = strconv.ParseInt(tail[3], 10, 64)
+		r.Wall, _ = strconv.ParseFloat(tail[4], 64)
+		r.Status, r.RunDir = tail[5], tail[6]
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// sweeper is one Run in progress.
+type sweeper struct {
+	spec    *Spec
+	opts    Options
+	folder  string
+	threads int
+
+	mu      sync.Mutex
+	csvFile *os.File
+	records map[string]Record
+	board   map[int64]map[string]float64 // prune checkpoint -> trial -> metric there
+	done    int
+	total   int
+}
+
+// Run runs every trial of the plan that sweep.csv does not already record, at most
+// spec.Parallel at a time, then prints the summary and writes best.toml. Cancelling
+// ctx interrupts the running trials (each writes a checkpoint) and returns ctx's error;
+// running the sweep again continues where it stopped.
+func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.CPUs <= 0 {
+		opts.CPUs = runtime.NumCPU()
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 2 * time.Minute
+	}
+	if opts.Exe == "" {
+		return nil, errors.New("sweep: no train binary to run trials with")
+	}
+	sw := &sweeper{spec: spec, opts: opts, folder: spec.Folder(), threads: max(1, opts.CPUs/spec.Parallel),
+		records: map[string]Record{}, board: map[int64]map[string]float64{}}
+	if err := sw.prepare(); err != nil {
+		return nil, err
+	}
+	defer sw.csvFile.Close()
+
+	plan := spec.Plan()
+	sw.total = len(plan)
+	var todo []Trial
+	for _, t := range plan {
+		if _, ok := sw.records[t.ID]; ok {
+			sw.done++
+			continue
+		}
+		todo = append(todo, t)
+	}
+	if sw.done > 0 {
+		fmt.Fprintf(opts.Stdout, "sweep %s: resuming: %d of %d trials already done, %d to run\n", spec.Name, sw.done, sw.total, len(todo))
+	} else {
+		fmt.Fprintf(opts.Stdout, "sweep %s: %d trials (%d configs x %d seeds), %d at a time with %d thread(s) each, in %s\n",
+			spec.Name, sw.total, sw.total/len(spec.Seeds), len(spec.Seeds), spec.Parallel, sw.threads, sw.folder)
+	}
+
+	sem := make(chan struct{}, spec.Parallel)
+	var wg sync.WaitGroup
+	errs := make(chan error, len(todo))
+dispatch:
+	for _, t := range todo {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			break dispatch
+		}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func(t Trial) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := sw.runTrial(ctx, t); err != nil {
+				errs <- err
+			}
+		}(t)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		return sw.sorted(plan), err
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(opts.Stdout, "sweep %s: interrupted with %d of %d trials done; run the same command again to continue\n", spec.Name, sw.done, sw.total)
+		return sw.sorted(plan), ctx.Err()
+	}
+	recs := sw.sorted(plan)
+	if err := WriteSummary(opts.Stdout, spec, recs); err != nil {
+		return recs, err
+	}
+	if best, ok := Best(spec, recs); ok {
+		path := filepath.Join(sw.folder, BestFile)
+		if err := WriteBest(path, spec, best); err != nil {
+			return recs, err
+		}
+		fmt.Fprintf(opts.Stdout, "best config written to %s\n", path)
+	}
+	return recs, nil
+}
+
+// sorted returns the records in plan order.
+func (sw *sweeper) sorted(plan []Trial) []Record {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	var out []Record
+	for _, t := range plan {
+		if r, ok := sw.records[t.ID]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// prepare makes the sweep folder, checks it belongs to this sweep file, and loads the
+// trials already done.
+func (sw *sweeper) prepare() error {
+	if err := os.MkdirAll(filepath.Join(sw.folder, LogsDir), 0o755); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	specPath := filepath.Join(sw.folder, SpecFile)
+	if old, err := os.ReadFile(specPath); err == nil {
+		if !bytes.Equal(old, sw.spec.Source) {
+			return fmt.Errorf("sweep: %s was started from a different sweep file (%s differs from %s); to start afresh give the sweep another name, or move the folder away",
+				sw.folder, specPath, sw.spec.Path)
+		}
+	} else if err := rundir.WriteAtomic(specPath, func(w io.Writer) error { _, err := w.Write(sw.spec.Source); return err }); err != nil {
+		return err
+	}
+	csvPath := filepath.Join(sw.folder, ResultFile)
+	recs, err := ReadResults(csvPath, sw.spec)
+	if err != nil {
+		return err
+	}
+	// Rewrite the file without a partial last line, then append to it.
+	if err := rundir.WriteAtomic(csvPath, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write(header(sw.spec))
+		for _, r := range recs {
+			cw.Write(r.row())
+		}
+		cw.Flush()
+		return cw.Error()
+	}); err != nil {
+		return err
+	}
+	if sw.csvFile, err = os.OpenFile(csvPath, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	for _, r := range recs {
+		sw.records[r.Trial] = r
+		if sw.spec.Prune != nil && r.RunDir != "" {
+			if run, err := runs.Load(filepath.Join(sw.folder, r.RunDir)); err == nil {
+				sw.reportAll(r.Trial, run)
+			}
+		}
+	}
+	return nil
+}
+
+// findRunDir returns the newest run directory of a trial in the sweep folder, or "".
+func (sw *sweeper) findRunDir(id string) string {
+	matches, _ := filepath.Glob(filepath.Join(sw.folder, id+"-*"))
+	sort.Strings(matches)
+	for i := len(matches) - 1; i >= 0; i-- {
+		if runs.IsRunDir(matches[i]) {
+			return matches[i]
+		}
+	}
+	return ""
+}
+
+// args returns the train command line of a trial: a new run, or a resumed one when an
+// interrupted run of the trial has a checkpoint.
+func (sw *sweeper) args(t Trial) []string {
+	if dir := sw.findRunDir(t.ID); dir != "" {
+		r, err := runs.Load(dir)
+		ckpt := filepath.Join(dir, rundir.CheckpointsDir, rundir.LatestCheckpoint)
+		if err == nil && r.Status == rundir.StatusInterrupted && fileExists(ckpt) {
+			return []string{"-resume", dir}
+		}
+		// Crashed or never checkpointed: start the trial afresh, keeping the old
+		// directory out of the way (hidden from `train runs list`).
+		os.Rename(dir, filepath.Join(sw.folder, ".abandoned-"+filepath.Base(dir)))
+	}
+	a := []string{"-config", sw.spec.Base}
+	sets := append(append([]string(nil), sw.spec.Set...), t.Overrides(sw.spec.Params)...)
+	sets = append(sets, "run.dir="+sw.folder, "run.name="+t.ID, "run.seed="+strconv.FormatInt(t.Seed, 10),
+		"run.threads="+strconv.Itoa(sw.threads))
+	if sw.spec.BudgetSteps > 0 {
+		sets = append(sets, "run.total_steps="+strconv.FormatInt(sw.spec.BudgetSteps, 10))
+	}
+	for _, s := range sets {
+		a = append(a, "-set", s)
+	}
+	return a
+}
+
+// runTrial runs one trial's process to its end and records it. It returns an error
+// only when the sweep itself cannot go on (sweep.csv unwritable).
+func (sw *sweeper) runTrial(ctx context.Context, t Trial) error {
+	logPath := filepath.Join(sw.folder, LogsDir, t.ID+".log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	defer logf.Close()
+	args := sw.args(t)
+	fmt.Fprintf(logf, "# %s %s\n", sw.opts.Exe, strings.Join(args, " "))
+	cmd := exec.Command(sw.opts.Exe, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(sw.threads)), sw.opts.Env...)
+	// Its own process group: a Ctrl-C at the terminal reaches the sweep only, which
+	// passes exactly one SIGINT on (a second one would make train quit without a
+	// checkpoint).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return sw.record(t, Record{Status: StatusFailed}, fmt.Sprintf("cannot start %s: %v", sw.opts.Exe, err))
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	stopReason := ""
+	var killAt <-chan time.Time
+	stop := func(reason string) {
+		if stopReason != "" {
+			return
+		}
+		stopReason = reason
+		cmd.Process.Signal(os.Interrupt)
+		killAt = time.After(sw.opts.Grace)
+	}
+	var deadline <-chan time.Time
+	if sw.spec.BudgetSeconds > 0 {
+		deadline = time.After(time.Duration(sw.spec.BudgetSeconds * float64(time.Second)))
+	}
+	tick := time.NewTicker(sw.opts.Poll)
+	defer tick.Stop()
+	reported := map[int64]bool{}
+	var waitErr error
+	cancelled := ctx.Done()
+loop:
+	for {
+		select {
+		case waitErr = <-exited:
+			break loop
+		case <-cancelled:
+			cancelled = nil // a closed channel stays ready: handle it once
+			stop("interrupted")
+		case <-deadline:
+			stop(StatusTimeout)
+		case <-killAt:
+			cmd.Process.Kill()
+		case <-tick.C:
+			if sw.spec.Prune != nil && stopReason == "" && sw.checkPrune(t, reported) {
+				stop(StatusPruned)
+			}
+		}
+	}
+	wall := time.Since(start).Seconds()
+	if stopReason == "interrupted" {
+		return nil // not done: the resumed sweep continues it
+	}
+	rec := Record{Status: StatusFinished, Wall: wall}
+	note := ""
+	switch {
+	case stopReason != "":
+		rec.Status = stopReason
+	case waitErr != nil:
+		rec.Status = StatusFailed
+		note = fmt.Sprintf("%v; see %s", waitErr, logPath)
+	}
+	return sw.record(t, rec, note)
+}
+
+// record fills a trial's metrics from its run directory, appends its sweep.csv row
+// and prints a progress line.
+func (sw *sweeper) record(t Trial, rec Record, note string) error {
+	rec.Trial, rec.Config, rec.Seed = t.ID, t.Config, t.Seed
+	for _, v := range t.Values {
+		rec.Values = append(rec.Values, OverrideText(v))
+	}
+	rec.Metric, rec.MetricStd = math.NaN(), math.NaN()
+	if dir := sw.findRunDir(t.ID); dir != "" {
+		rec.RunDir = filepath.Base(dir)
+		if run, err := runs.Load(dir); err == nil {
+			rec.Metric, rec.MetricStd, rec.Episodes = run.FinalReturn(sw.spec.MetricEpisodes)
+			rec.EnvSteps = run.EnvSteps
+			if rec.Status == StatusFinished && run.Status != rundir.StatusFinished {
+				rec.Status = StatusFailed
+				note = "the run ended " + run.Status
+			}
+			sw.reportAll(t.ID, run)
+		}
+	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	w := csv.NewWriter(sw.csvFile)
+	w.Write(rec.row())
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return fmt.Errorf("sweep: writing %s: %w", ResultFile, err)
+	}
+	sw.csvFile.Sync()
+	sw.records[t.ID] = rec
+	sw.done++
+	var params []string
+	for i, p := range sw.spec.Params {
+		params = append(params, shortKey(p.Key)+"="+rec.Values[i])
+	}
+	line := fmt.Sprintf("[%d/%d] %s %s: %s, return %s +- %s over %d episodes, %d steps, %.1fs",
+		sw.done, sw.total, t.ID, strings.Join(params, " "), rec.Status, num(rec.Metric), num(rec.MetricStd), rec.Episodes, rec.EnvSteps, rec.Wall)
+	if note != "" {
+		line += " (" + note + ")"
+	}
+	fmt.Fprintln(sw.opts.Stdout, line)
+	return nil
+}
+
+// shortKey drops a config key's section: ppo.learning_rate -> learning_rate.
+func shortKey(k string) string {
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		return k[i+1:]
+	}
+	return k
+}
+
+// reportAll puts a run's metric at every prune checkpoint it has passed on the board.
+func (sw *sweeper) reportAll(id string, run *runs.Run) {
+	if sw.spec.Prune == nil {
+		return
+	}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	for _, c := range sw.spec.Prune.Checkpoints {
+		if run.EnvSteps < c {
+			break
+		}
+		if v, n := run.ReturnAt(c, sw.spec.MetricEpisodes); n > 0 {
+			if sw.board[c] == nil {
+				sw.board[c] = map[string]float64{}
+			}
+			sw.board[c][id] = v
+		}
+	}
+}
+
+// checkPrune reads a running trial's logs and reports whether median pruning stops it
+// at a checkpoint it has just passed. A checkpoint counts as passed once metrics.csv
+// has a row at or beyond it (episodes.csv is complete up to that row).
+func (sw *sweeper) checkPrune(t Trial, reported map[int64]bool) bool {
+	dir := sw.findRunDir(t.ID)
+	if dir == "" {
+		return false
+	}
+	run, err := runs.Load(dir)
+	if err != nil || len(run.Metrics.Rows) == 0 {
+		return false
+	}
+	logged := int64(run.Metrics.Last("env_steps"))
+	for _, c := range sw.spec.Prune.Checkpoints {
+		if logged < c || reported[c] {
+			continue
+		}
+		reported[c] = true
+		v, n := run.ReturnAt(c, sw.spec.MetricEpisodes)
+		if n == 0 {
+			continue
+		}
+		sw.mu.Lock()
+		if sw.board[c] == nil {
+			sw.board[c] = map[string]float64{}
+		}
+		var others []float64
+		for id, o := range sw.board[c] {
+			if id != t.ID {
+				others = append(others, o)
+			}
+		}
+		sw.board[c][t.ID] = v
+		sw.mu.Unlock()
+		if ShouldPrune(v, others, sw.spec.Prune.MinTrials) {
+			return true
+		}
+	}
+	return false
+}
+
+// ShouldPrune is the median rule: stop a trial whose value is below the median of the
+// other trials' values at the same checkpoint, once at least minTrials have reported.
+func ShouldPrune(value float64, others []float64, minTrials int) bool {
+	if len(others) < max(minTrials, 1) || math.IsNaN(value) {
+		return false
+	}
+	s := append([]float64(nil), others...)
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return value < med
+}
+
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
