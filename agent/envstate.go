@@ -36,8 +36,10 @@ type timeLimitEnv struct {
 	elapsed int
 }
 
+// Reset starts an episode and its step count.
 func (t *timeLimitEnv) Reset() { t.elapsed = 0; t.inner.Reset() }
 
+// Step steps the wrapped env and reports Truncated once the limit is reached.
 func (t *timeLimitEnv) Step(a []float32) envpool.StepResult {
 	r := t.inner.Step(a)
 	t.elapsed++
@@ -47,6 +49,7 @@ func (t *timeLimitEnv) Step(a []float32) envpool.StepResult {
 	return r
 }
 
+// Observe passes through to the wrapped env.
 func (t *timeLimitEnv) Observe(obs envpool.Obs, info []float32) { t.inner.Observe(obs, info) }
 
 // Close closes the wrapped env when it holds resources.

@@ -16,6 +16,9 @@ func (l *Learner) Save() (*agent.Checkpoint, error) {
 		c.F32[l.net.names[i]] = append([]float32(nil), w...)
 	}
 	os := l.opt.SaveState()
+	if l.pendingOpt != nil { // loaded and not yet restored into the solver
+		os = *l.pendingOpt
+	}
 	c.I64["optim.steps"] = []int64{int64(os.Steps)}
 	for i := range os.S1 {
 		c.F64[fmt.Sprintf("optim.s1.%s", l.net.names[i])] = os.S1[i]
@@ -51,9 +54,8 @@ func (l *Learner) Load(c *agent.Checkpoint) (string, error) {
 		}
 		os.S1, os.S2 = append(os.S1, s1), append(os.S2, s2)
 	}
-	if err := l.opt.LoadState(os); err != nil {
-		return "", err
-	}
+	// The solver binds the gradients at its first step: restore its state then.
+	l.pendingOpt = &os
 	cn := c.I64["counters"]
 	if len(cn) != 2 {
 		return "", fmt.Errorf("impala: checkpoint has no counters")

@@ -68,9 +68,10 @@ type Learner struct {
 	closed    bool
 	frameSkip int
 	batch     []*Unroll
-	lastTime  time.Time
-	lastSteps int64
 	out       []agent.Episode
+	rates     rateWindow
+	// pendingOpt is optimiser state from a checkpoint, restored at the first step.
+	pendingOpt *optim.State
 
 	// beforeStep, when set (tests), runs at the start of each Iterate: a slow learner.
 	beforeStep func()
@@ -154,7 +155,7 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		return nil, nil, errors.New("impala: Iterate after Close")
 	}
 	if !l.started {
-		l.lastTime, l.lastSteps = time.Now(), l.envSteps.Load()
+		l.rates.reset(time.Now(), l.envSteps.Load())
 		l.wg.Add(len(l.actors))
 		for _, a := range l.actors {
 			go a.run()
@@ -192,6 +193,13 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		l.m.Reset()
 		return nil, nil, fmt.Errorf("impala: learner step: %w", err)
 	}
+	if l.pendingOpt != nil {
+		if err := l.opt.LoadState(*l.pendingOpt); err != nil {
+			l.m.Reset()
+			return nil, nil, fmt.Errorf("impala: restore the optimiser: %w", err)
+		}
+		l.pendingOpt = nil
+	}
 	gradNorm, err := l.opt.Step()
 	l.m.Reset()
 	if err != nil {
@@ -200,14 +208,7 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	l.version++
 	l.snaps.publish(l.net.weights(), l.version)
 
-	now := time.Now()
-	wall := now.Sub(l.lastTime).Seconds()
-	steps := l.envSteps.Load()
-	fs := float64(l.frameSkip)
-	actorFPS := float64(steps-l.lastSteps) * fs / wall
-	learnerFPS := float64(T*B) * fs / wall
-	l.lastTime, l.lastSteps = now, steps
-
+	l.rates.add(time.Now(), l.envSteps.Load(), T*B, idle, float64(l.frameSkip))
 	n := float64(T * B)
 	st := l.st
 	stats := []agent.Stat{
@@ -219,9 +220,9 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		{Name: "policy_lag", Value: lag},
 		{Name: "mean_rho", Value: st.rhoSum / n},
 		{Name: "rho_clip_frac", Value: st.rhoClipped / n},
-		{Name: "actor_fps", Value: actorFPS},
-		{Name: "learner_fps", Value: learnerFPS},
-		{Name: "learner_idle_frac", Value: math.Min(1, idle.Seconds()/wall)},
+		{Name: "actor_fps", Value: l.rates.actorFPS},
+		{Name: "learner_fps", Value: l.rates.learnerFPS},
+		{Name: "learner_idle_frac", Value: l.rates.idleFrac},
 		{Name: "queue_len", Value: float64(queueLen)},
 	}
 	l.epMu.Lock()
@@ -314,4 +315,38 @@ func (l *Learner) closeActors() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// rateWindow measures throughput over windows of about a second, so that the per-step
+// statistics the run loop averages are not skewed by individual fast or slow steps.
+type rateWindow struct {
+	start    time.Time
+	steps0   int64   // actor env steps at the start of the window
+	consumed int     // env steps the learner consumed in the window
+	idle     float64 // seconds the learner waited for unrolls in the window
+
+	actorFPS   float64 // frames the actors produced per second
+	learnerFPS float64 // frames the learner consumed per second
+	idleFrac   float64 // fraction of the learner's wall time spent waiting for unrolls
+	measured   bool
+}
+
+func (w *rateWindow) reset(now time.Time, steps int64) {
+	w.start, w.steps0, w.consumed, w.idle = now, steps, 0, 0
+}
+
+// add records one learner step and refreshes the rates once the window is a second
+// long (or at the first step).
+func (w *rateWindow) add(now time.Time, steps int64, consumed int, idle time.Duration, frameSkip float64) {
+	w.consumed += consumed
+	w.idle += idle.Seconds()
+	el := now.Sub(w.start).Seconds()
+	if el < 1 && w.measured {
+		return
+	}
+	w.actorFPS = float64(steps-w.steps0) * frameSkip / el
+	w.learnerFPS = float64(w.consumed) * frameSkip / el
+	w.idleFrac = math.Min(1, w.idle/el)
+	w.measured = true
+	w.reset(now, steps)
 }

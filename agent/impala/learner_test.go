@@ -75,8 +75,8 @@ func guessSetup(pixels bool, mod func(*Config)) Setup {
 		mod(&c)
 	}
 	return Setup{Spec: guessSpec(pixels), Factory: guessFactory(pixels),
-		Pool: envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
-		Net:  agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
+		Pool:   envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
+		Net:    agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
 		IMPALA: c, Seed: 1, TotalSteps: 1_000_000}
 }
 
@@ -285,5 +285,57 @@ func TestSnapshotsConsistent(t *testing.T) {
 	}
 	if len(s.all) > 6 {
 		t.Errorf("%d snapshot buffers for 4 readers; want at most 6 (latest, one per reader, one free)", len(s.all))
+	}
+}
+
+// TestSaveLoad checks that a checkpoint carries the weights, the optimiser state and
+// the counters: a learner loaded from it continues from the same weights and version.
+func TestSaveLoad(t *testing.T) {
+	l, err := New(guessSetup(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, _, err := l.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := l.Save()
+	l.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.F64) == 0 {
+		t.Fatal("checkpoint has no optimiser state")
+	}
+	l2, err := New(guessSetup(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if _, err := l2.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	if l2.Version() != 3 || l2.EnvSteps() != c.EnvSteps {
+		t.Fatalf("loaded version %d, env steps %d; want 3, %d", l2.Version(), l2.EnvSteps(), c.EnvSteps)
+	}
+	for i, w := range l2.net.weights() {
+		for j, x := range w {
+			if x != c.F32[l2.net.names[i]][j] {
+				t.Fatalf("%s[%d] = %v after Load, saved %v", l2.net.names[i], j, x, c.F32[l2.net.names[i]][j])
+			}
+		}
+	}
+	c2, err := l2.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range c.F64 {
+		if len(c2.F64[k]) != len(v) {
+			t.Fatalf("optimiser state %s lost between Load and the first step", k)
+		}
+	}
+	if _, _, err := l2.Iterate(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -26,6 +26,22 @@ func (k *denseKernel[T]) forward(x, w, b []T) {
 		k.y = make([]T, k.B*k.Out)
 	}
 	rows := rowsPerTask(k.B)
+	if rows < smallBatchRows && k.Out >= 32*workers() {
+		// Small batch (actors' inference): split the output columns instead, so that
+		// each worker packs only its part of the weights.
+		cols := (k.Out + workers() - 1) / workers()
+		cols = (cols + 15) &^ 15
+		tasks := (k.Out + cols - 1) / cols
+		parallelChunks(workers(), tasks, func(_, t int) {
+			j0 := t * cols
+			n := min(cols, k.Out-j0)
+			gemm(false, false, k.B, n, k.In, 1, x, k.In, w[j0:], k.Out, 0, k.y[j0:], k.Out)
+			for r := 0; r < k.B; r++ {
+				biasAddRow(k.y[r*k.Out+j0:r*k.Out+j0+n], b[j0:j0+n], k.relu)
+			}
+		})
+		return
+	}
 	tasks := (k.B + rows - 1) / rows
 	parallelChunks(workers(), tasks, func(_, t int) {
 		r0 := t * rows
@@ -37,6 +53,10 @@ func (k *denseKernel[T]) forward(x, w, b []T) {
 		}
 	})
 }
+
+// smallBatchRows is the batch rows per worker below which a dense forward pass splits
+// the output columns over workers rather than the rows.
+const smallBatchRows = 64
 
 func biasAddRow[T Float](y, b []T, relu bool) {
 	b = b[:len(y)]

@@ -264,6 +264,8 @@ func TestDenseMatchesStock(t *testing.T) {
 		{"linear", 5, 16, 9, false, false},
 		{"no input grad", 3, 8, 4, true, true},
 		{"batch 1", 1, 12, 6, true, false},
+		{"small batch, wide: column split", 3, 40, 100, true, false},
+		{"large batch: row split", 300, 20, 70, true, false},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,6 +19,9 @@ func (t *Trainer) Save() (*agent.Checkpoint, error) {
 	c := agent.NewCheckpoint(Algo, t.spec.TaskID, t.envSteps)
 	c.PutParams("", t.params)
 	st := t.opt.SaveState()
+	if t.optState != nil { // loaded from a checkpoint, not yet applied
+		st = *t.optState
+	}
 	for i, p := range t.params {
 		if st.S1 != nil {
 			c.F64["adam.m."+p.Name] = st.S1[i]

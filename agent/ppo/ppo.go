@@ -49,7 +49,6 @@ type Setup struct {
 // Trainer runs PPO. It is driven by one goroutine.
 type Trainer struct {
 	cfg    Config
-	setup  Setup
 	spec   envpool.Spec
 	pool   *envpool.Pool
 	policy *agent.Policy
@@ -89,7 +88,6 @@ type Trainer struct {
 	inFlight                         int
 
 	// Scratch.
-	normRow  []float32
 	envActs  []float32
 	ids      []int32
 	rewards  []float32
@@ -107,7 +105,7 @@ func New(s Setup) (*Trainer, error) {
 	if s.Spec.ObsSpace.DType != envpool.Float32 {
 		return nil, fmt.Errorf("ppo: task %s has %v observations; the MLP agent takes float32 observations", s.Spec.TaskID, s.Spec.ObsSpace.DType)
 	}
-	t := &Trainer{cfg: s.PPO, setup: s, spec: s.Spec}
+	t := &Trainer{cfg: s.PPO, spec: s.Spec}
 	t.numEnvs = s.Pool.NumEnvs
 	t.batch = s.Pool.BatchSize
 	if t.batch == 0 {
@@ -127,7 +125,8 @@ func New(s Setup) (*Trainer, error) {
 		t.actWidth = t.policy.ActDim
 	}
 	total := s.PPO.NumSteps * t.numEnvs
-	t.numUpdates = int(max(1, s.TotalSteps/int64(total)))
+	// The run ends at the first rollout boundary at or past total_steps.
+	t.numUpdates = int(max(1, (s.TotalSteps+int64(total)-1)/int64(total)))
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (reference/GORGONIA.md).
@@ -161,7 +160,6 @@ func New(s Setup) (*Trainer, error) {
 	t.epRet = make([]float64, t.numEnvs)
 	t.epLen = make([]int, t.numEnvs)
 	t.lastValues = make([]float32, t.numEnvs)
-	t.normRow = make([]float32, t.obsDim)
 	t.envActs = make([]float32, t.batch*s.Spec.ActionSpace.Size())
 	t.ids = make([]int32, t.batch)
 	t.rewards = make([]float32, t.batch)

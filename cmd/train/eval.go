@@ -4,8 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/rlpool/rlpool/internal/play"
 	"github.com/rlpool/rlpool/internal/render"
@@ -15,7 +19,10 @@ import (
 
 // runEval is `train eval -run RUNDIR`: it plays a run's saved policy, prints each
 // episode's raw return and the mean, and can record the first episode as a GIF.
-func runEval(args []string) error {
+func runEval(args []string) error { return evalMain(args, os.Stdout) }
+
+// evalMain is runEval writing its output to w.
+func evalMain(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	runArg := fs.String("run", "", "run directory (or run name under -dir)")
 	base := fs.String("dir", "runs", "folder that holds the runs")
@@ -25,30 +32,72 @@ func runEval(args []string) error {
 	gifPath := fs.String("gif", "", "write the first episode as an animated GIF to this file")
 	seed := fs.Int64("seed", 1_000_000, "env and sampling seed (apart from training's seeds by default)")
 	maxFrames := fs.Int("max-frames", 5000, "most frames kept in the GIF")
+	random := fs.Bool("random", false, "play uniformly random actions (a baseline; with -task no run is needed)")
+	taskID := fs.String("task", "", "with -random: the task to play, e.g. Pong-v5 or CartPole-v1")
+	var envOpts multiFlag
+	fs.Var(&envOpts, "env-opt", "with -task: family option key=value, e.g. -env-opt roms_dir=roms (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return err
 	}
-	if *runArg == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return errors.New("give the run to play with -run, e.g. train eval -run runs/cartpole-20260101-120000-s1")
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: flags only, e.g. train eval -run RUNDIR -episodes 10", fs.Arg(0))
 	}
 	if *episodes < 1 {
 		return fmt.Errorf("-episodes %d: want 1 or more", *episodes)
 	}
+	var a *play.Agent
+	var err error
 	dir := *runArg
-	if !runs.IsRunDir(dir) {
-		r, err := runs.Resolve(dir, *base)
-		if err != nil {
+	switch {
+	case *taskID != "" && *runArg != "":
+		return errors.New("use -run for a trained policy or -task with -random, not both")
+	case *taskID != "":
+		if !*random {
+			return errors.New("-task plays random actions only: add -random, or give a trained run with -run")
+		}
+		family := map[string]any{}
+		for _, kv := range envOpts {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return fmt.Errorf("-env-opt %q: write key=value", kv)
+			}
+			family[k] = parseOptValue(v)
+		}
+		if a, err = play.Random(*taskID, family); err != nil {
 			return err
 		}
-		dir = r.Path
-	}
-	a, err := play.Load(dir, *which)
-	if err != nil {
-		return err
+		dir = "(none)"
+	case *runArg == "":
+		fs.Usage()
+		return errors.New("give the run to play with -run, e.g. train eval -run runs/cartpole-20260101-120000-s1 (or -random -task TASK)")
+	default:
+		if !runs.IsRunDir(dir) {
+			r, err := runs.Resolve(dir, *base)
+			if err != nil {
+				return err
+			}
+			dir = r.Path
+		}
+		if *random {
+			r, err := runs.Load(dir)
+			if err != nil {
+				return err
+			}
+			opts := map[string]any{}
+			for k, v := range r.Config {
+				if name, ok := strings.CutPrefix(k, "env.options."); ok {
+					opts[name] = v
+				}
+			}
+			if a, err = play.Random(r.Task, opts); err != nil {
+				return err
+			}
+		} else if a, err = play.Load(dir, *which); err != nil {
+			return err
+		}
 	}
 	if a.Note != "" {
 		fmt.Fprintf(os.Stderr, "train eval: note: %s\n", a.Note)
@@ -61,18 +110,25 @@ func runEval(args []string) error {
 		rec = render.NewRecorder(a.FrameDelay(), *maxFrames)
 	}
 	mode := "sampled"
-	if *deterministic {
+	switch {
+	case *random:
+		mode = "uniformly random"
+	case *deterministic:
 		mode = "deterministic"
 	}
-	fmt.Printf("run %s\ncheckpoint %s (%d training env steps), task %s, %s actions, seed %d\n",
-		dir, a.Checkpoint, a.EnvSteps, a.Spec.TaskID, mode, *seed)
+	if *random {
+		fmt.Fprintf(w, "task %s, uniformly random actions, seed %d\n", a.Spec.TaskID, *seed)
+	} else {
+		fmt.Fprintf(w, "run %s\ncheckpoint %s (%d training env steps), task %s, %s actions, seed %d\n",
+			dir, a.Checkpoint, a.EnvSteps, a.Spec.TaskID, mode, *seed)
+	}
 	eps, err := a.Play(play.Options{Episodes: *episodes, Seed: *seed, Deterministic: *deterministic, Record: rec,
 		OnEpisode: func(i int, e play.Episode) {
 			end := "terminated"
 			if e.Truncated {
 				end = "time limit"
 			}
-			fmt.Printf("episode %2d: return %8.2f  length %5d  (%s)\n", i+1, e.Return, e.Length, end)
+			fmt.Fprintf(w, "episode %2d: return %8.2f  length %5d  (%s)\n", i+1, e.Return, e.Length, end)
 		}})
 	if err != nil {
 		return err
@@ -84,7 +140,7 @@ func runEval(args []string) error {
 		lo, hi = math.Min(lo, e.Return), math.Max(hi, e.Return)
 	}
 	m, s := runs.MeanStd(xs)
-	fmt.Printf("mean return %.2f +- %.2f over %d episodes (min %.2f, max %.2f)\n", m, s, len(eps), lo, hi)
+	fmt.Fprintf(w, "mean return %.2f +- %.2f over %d episodes (min %.2f, max %.2f)\n", m, s, len(eps), lo, hi)
 	if rec != nil {
 		err := rundir.WriteAtomic(*gifPath, rec.Encode)
 		if err != nil {
@@ -94,7 +150,17 @@ func runEval(args []string) error {
 		if rec.Dropped > 0 {
 			extra = fmt.Sprintf(", %d later frames dropped (-max-frames)", rec.Dropped)
 		}
-		fmt.Printf("wrote %s: %d frames of episode 1 at %d fps%s\n", *gifPath, rec.Len(), 100/a.FrameDelay(), extra)
+		fmt.Fprintf(w, "wrote %s: %d frames of episode 1 at %d fps%s\n", *gifPath, rec.Len(), 100/a.FrameDelay(), extra)
 	}
 	return nil
+}
+
+// parseOptValue reads an -env-opt value as a TOML value (4, true, 0.25, "x"), or as
+// the plain string when it is not one.
+func parseOptValue(text string) any {
+	var m map[string]any
+	if _, err := toml.Decode("v = "+text, &m); err == nil {
+		return m["v"]
+	}
+	return text
 }

@@ -70,7 +70,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 // multiFlag collects a repeatable flag.
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+// String implements flag.Value.
+func (m *multiFlag) String() string { return strings.Join(*m, " ") }
+
+// Set implements flag.Value: each -set adds one override.
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func trainMain(args []string, stdout, stderr io.Writer) int {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -21,9 +22,12 @@ RUN is a run directory, or a run name (or unique prefix) under -dir (default run
 `
 
 // runRuns is `train runs`: inspecting run directories.
-func runRuns(args []string) error {
+func runRuns(args []string) error { return runsMain(args, os.Stdout) }
+
+// runsMain is runRuns writing its output to w.
+func runsMain(args []string, w io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
-		fmt.Print(runsUsage)
+		fmt.Fprint(w, runsUsage)
 		if len(args) == 0 {
 			return errors.New("name a runs subcommand: list, show, plot or compare")
 		}
@@ -67,7 +71,7 @@ func runRuns(args []string) error {
 		if err != nil {
 			return err
 		}
-		return runs.WriteList(os.Stdout, rs, skipped)
+		return runs.WriteList(w, rs, skipped)
 	case "show":
 		if len(pos) != 1 {
 			return errors.New("runs show takes one run: train runs show RUN")
@@ -86,7 +90,7 @@ func runRuns(args []string) error {
 		if err != nil {
 			return err
 		}
-		return runs.WriteShow(os.Stdout, rs[0], ths)
+		return runs.WriteShow(w, rs[0], ths)
 	case "plot":
 		if len(pos) == 0 {
 			return errors.New("runs plot takes one or more runs: train runs plot RUN... [-x steps|time] [-o FILE.png]")
@@ -108,9 +112,9 @@ func runRuns(args []string) error {
 			return err
 		}
 		groups := runs.GroupBySeed(rs)
-		fmt.Printf("wrote %s: %d run(s) in %d curve(s) against %s\n", *out, len(rs), len(groups), *axis)
+		fmt.Fprintf(w, "wrote %s: %d run(s) in %d curve(s) against %s\n", *out, len(rs), len(groups), *axis)
 		for _, g := range groups {
-			fmt.Printf("  %s: %d run(s)\n", g.Label, len(g.Runs))
+			fmt.Fprintf(w, "  %s: %d run(s)\n", g.Label, len(g.Runs))
 		}
 		return nil
 	case "compare", "diff":
@@ -121,9 +125,9 @@ func runRuns(args []string) error {
 		if err != nil {
 			return err
 		}
-		return runs.WriteCompare(os.Stdout, rs[0], rs[1])
+		return runs.WriteCompare(w, rs[0], rs[1])
 	}
-	fmt.Print(runsUsage)
+	fmt.Fprint(w, runsUsage)
 	return fmt.Errorf("unknown runs subcommand %q: use list, show, plot or compare", cmd)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,7 +17,10 @@ import (
 
 // runSweep is `train sweep -config configs/sweeps/NAME.toml`: it runs the sweep's
 // trials as child train processes, resuming a sweep folder that already has results.
-func runSweep(args []string) error {
+func runSweep(args []string) error { return sweepMain(args, os.Stdout) }
+
+// sweepMain is runSweep writing its output to w.
+func sweepMain(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	path := fs.String("config", "", "sweep file, e.g. configs/sweeps/cartpole-lr-clip.toml")
 	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
@@ -48,7 +52,7 @@ func runSweep(args []string) error {
 	}
 	if *dryRun {
 		for _, t := range spec.Plan() {
-			fmt.Printf("%s  %s\n", t.ID, strings.Join(t.Overrides(spec.Params), " "))
+			fmt.Fprintf(w, "%s  %s\n", t.ID, strings.Join(t.Overrides(spec.Params), " "))
 		}
 		return nil
 	}
@@ -60,7 +64,7 @@ func runSweep(args []string) error {
 		if len(recs) == 0 {
 			return fmt.Errorf("no finished trials in %s yet", spec.Folder())
 		}
-		return sweep.WriteSummary(os.Stdout, spec, recs)
+		return sweep.WriteSummary(w, spec, recs)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -79,7 +83,7 @@ func runSweep(args []string) error {
 		fmt.Fprintln(os.Stderr, "\ntrain sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
 		cancel()
 	}()
-	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: os.Stdout})
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
 	}

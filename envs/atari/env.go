@@ -99,6 +99,8 @@ type Env struct {
 	rawA, rawB []uint8
 	rowA       []bool
 	pairValid  bool
+	rowPooled  []bool // rows of pooled the last capture rewrote (nil after a full one)
+	allRows    bool   // the last capture rewrote every row
 	pad        []uint8
 	resizers   []*resizer
 	lut        [3][256]uint8 // screen byte -> gray, or -> R, G, B
@@ -156,6 +158,7 @@ func NewEnv(rom []byte, cfg EnvConfig, seed int64) (*Env, error) {
 	e.rawA = make([]uint8, rawHeight*ScreenWidth)
 	e.rawB = make([]uint8, rawHeight*ScreenWidth)
 	e.rowA = make([]bool, rawHeight)
+	e.rowPooled = make([]bool, rawHeight)
 	for range e.planes {
 		e.resizers = append(e.resizers, newResizer(ScreenWidth, rawHeight, cfg.ImgWidth, cfg.ImgHeight, cfg.UseInterAreaResize))
 	}
@@ -304,8 +307,9 @@ func (e *Env) Reset() {
 	}
 	e.setRender(true)
 	if !e.observedComplete() {
-		// The observed frame may show rows skipped frames left undrawn; make this one
-		// exact by replaying nothing (it cannot be), but draw every frame from now on.
+		// The rows this short frame left undrawn hold what an undrawn earlier frame
+		// left there; this observation cannot be redone, but from now on every frame
+		// is drawn, so later ones are exact.
 		e.renderAll = true
 	}
 	e.captureSingle()
@@ -427,7 +431,7 @@ func (e *Env) screen() []uint8 {
 // second-last frame.
 func (e *Env) captureSingle() {
 	e.poolFrom(e.screen())
-	e.pairValid = false
+	e.pairValid, e.allRows = false, true
 }
 
 // captureFirst records the second-last frame of a step. Its rows are kept raw (the
@@ -461,7 +465,8 @@ func (e *Env) captureSecond() {
 		if changedB {
 			copy(prevB, row)
 		}
-		if !changedB && !e.rowA[y] {
+		e.rowPooled[y] = changedB || e.rowA[y]
+		if !e.rowPooled[y] {
 			continue
 		}
 		a := e.rawA[y*ScreenWidth : (y+1)*ScreenWidth]
@@ -475,13 +480,13 @@ func (e *Env) captureSecond() {
 			}
 		}
 	}
-	e.pairValid = true
+	e.pairValid, e.allRows = true, false
 }
 
 // firstOnly makes pooled the frame captureFirst recorded (the game ended on it).
 func (e *Env) firstOnly() {
 	e.poolFrom(e.rawA)
-	e.pairValid = false
+	e.pairValid, e.allRows = false, true
 }
 
 // poolFrom converts a raw frame into pooled.
@@ -503,8 +508,12 @@ func (e *Env) push(all bool) {
 	e.head = (e.head + 1) % n
 	frame := e.stack[e.head*e.frameLen : (e.head+1)*e.frameLen]
 	hw := e.cfg.ImgHeight * e.cfg.ImgWidth
+	changed := e.rowPooled
+	if e.allRows {
+		changed = nil
+	}
 	for p, r := range e.resizers {
-		r.resize(e.pooled[p*rawHeight*ScreenWidth:(p+1)*rawHeight*ScreenWidth], frame[p*hw:(p+1)*hw])
+		r.resizeRows(e.pooled[p*rawHeight*ScreenWidth:(p+1)*rawHeight*ScreenWidth], frame[p*hw:(p+1)*hw], changed)
 	}
 	if all {
 		for i := range n {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs"
 )
 
 // processCPU returns the process's user+system CPU time, so rates can be judged on a
@@ -83,4 +84,46 @@ func BenchmarkEnvBreakout(b *testing.B) { benchEnv(b, "breakout", nil, false) }
 // BenchmarkEnvPongRGB is Pong-v5 with RGB observations.
 func BenchmarkEnvPongRGB(b *testing.B) {
 	benchEnv(b, "pong", func(c *EnvConfig) { c.GrayScale = false }, false)
+}
+
+// BenchmarkPoolPong steps a Pong-v5 pool as `train bench -task Pong-v5 -num-envs 12
+// -batch-size 4 -threads 2` does (async, random actions) and reports emulator frames
+// per second of wall time and per CPU second of the process, the latter being what
+// a loaded machine cannot distort much.
+func BenchmarkPoolPong(b *testing.B) {
+	if os.Getenv(ROMEnv) == "" {
+		b.Skipf("set %s to a folder of ALE's ROMs", ROMEnv)
+	}
+	pool, err := envs.Make("Pong-v5", envs.Options{Options: envpool.Options{NumEnvs: 12, BatchSize: 4, NumThreads: 2, Seed: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	batch, err := pool.Reset()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]int32, 4)
+	acts := make([]float32, 4)
+	s := uint64(99)
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for i := 0; i < b.N; i++ {
+		copy(ids, batch.EnvID)
+		for j := range acts {
+			s ^= s << 13
+			s ^= s >> 7
+			s ^= s << 17
+			acts[j] = float32(s % 6)
+		}
+		if batch, err = pool.Step(acts, ids); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu := processCPU() - cpu0
+	frames := float64(b.N * 4 * 4)
+	b.ReportMetric(frames/b.Elapsed().Seconds(), "frames/s")
+	if cpu > 0 {
+		b.ReportMetric(frames/cpu.Seconds(), "frames/cpu-s")
+	}
 }

@@ -2,6 +2,7 @@ package atari
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -60,23 +61,104 @@ func grayOf(screen []byte) []uint8 {
 	return g
 }
 
-// TestMaxPoolAndFrameSkip runs an env with full-size gray frames (so the observation
-// is the pooled frame itself) beside a plain ALE driven with the same frames, and
-// checks every step's newest frame is the per-pixel max of the last two frames' gray
-// values, and the reward the sum over the skipped frames. The plain ALE draws every
-// frame, so this also checks that drawing only the observed frames changes nothing.
+// TestMaxPoolAndFrameSkip runs an env beside a plain ALE driven with the same frames
+// and checks every step's newest frame: with full-size frames it must be the per-pixel
+// max of the last two frames' gray values, with 84x84 frames that max resized from
+// scratch; the reward must be the sum over the skipped frames. The plain ALE draws
+// every frame and the reference resize starts fresh each time, so this also checks
+// that drawing only observed frames and reusing unchanged rows change nothing.
 func TestMaxPoolAndFrameSkip(t *testing.T) {
-	for _, game := range []string{"breakout", "space_invaders"} {
-		t.Run(game, func(t *testing.T) {
-			e, spec := testEnv(t, game, 3, func(c *EnvConfig) {
-				c.ImgHeight, c.ImgWidth, c.StackNum = rawHeight, ScreenWidth, 2
-				c.NoopMax, c.UseFireReset = 1, false // exactly one NOOP after a reset
+	for _, game := range []string{"breakout", "space_invaders", "ms_pacman"} {
+		for _, size := range [][2]int{{rawHeight, ScreenWidth}, {84, 84}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", game, size[0], size[1]), func(t *testing.T) {
+				steps := 150
+				if game == "breakout" {
+					steps = 1000 // several games, ending on different frames of a step
+				}
+				maxPoolCheck(t, game, size[0], size[1], steps)
 			})
-			rom := testROM(t, game)
-			ref, err := NewALE(rom.Data, Options{Seed: 3})
+		}
+	}
+}
+
+func maxPoolCheck(t *testing.T, game string, h, w, steps int) {
+	e, spec := testEnv(t, game, 3, func(c *EnvConfig) {
+		c.ImgHeight, c.ImgWidth, c.StackNum = h, w, 2
+		c.NoopMax, c.UseFireReset = 1, false // exactly one NOOP after a reset
+	})
+	rom := testROM(t, game)
+	ref, err := NewALE(rom.Data, Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect := func(pooled []uint8) []uint8 {
+		out := make([]uint8, h*w)
+		newResizer(ScreenWidth, rawHeight, w, h, true).resize(pooled, out)
+		return out
+	}
+	e.Reset()
+	if err := ref.ResetGame(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ref.Act(int(Noop)); err != nil {
+		t.Fatal(err)
+	}
+	obs, _ := observe(e, spec)
+	frame := h * w
+	if string(obs[frame:]) != string(expect(grayOf(ref.Screen()))) {
+		t.Fatal("first observation is not the gray screen after the reset NOOP")
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	pooled := make([]uint8, rawHeight*ScreenWidth)
+	prevNewest := append([]uint8(nil), obs[frame:]...)
+	endings := map[int]int{}
+	for step := range steps {
+		a := rng.IntN(spec.ActionSpace.N)
+		res := e.Step([]float32{float32(a)})
+		reward := 0
+		var frames [4][]uint8
+		ranFrames := 0
+		for k := range 4 {
+			r, err := ref.Act(int(e.actions[a]))
 			if err != nil {
 				t.Fatal(err)
 			}
+			reward += r
+			frames[k] = grayOf(ref.Screen())
+			ranFrames++
+			if ref.GameOver() {
+				break
+			}
+		}
+		var want []uint8
+		switch ranFrames {
+		case 4: // every frame ran: the max of the last two
+			for i := range pooled {
+				pooled[i] = max(frames[2][i], frames[3][i])
+			}
+			want = expect(pooled)
+		case 3: // the game ended on the second-last frame: that frame alone
+			want = expect(frames[2])
+		default: // it ended earlier: the previous observation again
+			want = prevNewest
+		}
+		obs, info := observe(e, spec)
+		if string(obs[frame:]) != string(want) {
+			for i := range want {
+				if obs[frame+i] != want[i] {
+					t.Fatalf("step %d (%d frames ran) pixel %d = %d, want %d", step, ranFrames, i, obs[frame+i], want[i])
+				}
+			}
+		}
+		if res.Reward != float32(reward) || info[1] != float32(reward) {
+			t.Fatalf("step %d reward %v (info %v), want %d", step, res.Reward, info[1], reward)
+		}
+		prevNewest = append(prevNewest[:0], obs[frame:]...)
+		if ref.GameOver() != res.Terminated {
+			t.Fatalf("step %d: terminated %v, reference game over %v", step, res.Terminated, ref.GameOver())
+		}
+		if res.Terminated {
+			endings[ranFrames]++
 			e.Reset()
 			if err := ref.ResetGame(); err != nil {
 				t.Fatal(err)
@@ -85,41 +167,13 @@ func TestMaxPoolAndFrameSkip(t *testing.T) {
 				t.Fatal(err)
 			}
 			obs, _ := observe(e, spec)
-			frame := rawHeight * ScreenWidth
-			if string(obs[frame:]) != string(grayOf(ref.Screen())) {
-				t.Fatal("first observation is not the gray screen after the reset NOOP")
+			if string(obs[frame:]) != string(expect(grayOf(ref.Screen()))) {
+				t.Fatalf("step %d: observation after the reset differs", step)
 			}
-			rng := rand.New(rand.NewPCG(5, 5))
-			for step := range 150 {
-				a := rng.IntN(spec.ActionSpace.N)
-				res := e.Step([]float32{float32(a)})
-				reward := 0
-				var last2 [2][]uint8
-				for k := range 4 {
-					r, err := ref.Act(int(e.actions[a]))
-					if err != nil {
-						t.Fatal(err)
-					}
-					reward += r
-					if k >= 2 {
-						last2[k-2] = grayOf(ref.Screen())
-					}
-				}
-				if ref.GameOver() {
-					break
-				}
-				obs, info := observe(e, spec)
-				for i := range frame {
-					if want := max(last2[0][i], last2[1][i]); obs[frame+i] != want {
-						t.Fatalf("step %d pixel %d = %d, want max(%d, %d)", step, i, obs[frame+i], last2[0][i], last2[1][i])
-					}
-				}
-				if res.Reward != float32(reward) || info[1] != float32(reward) {
-					t.Fatalf("step %d reward %v (info %v), want %d", step, res.Reward, info[1], reward)
-				}
-			}
-		})
+			prevNewest = append(prevNewest[:0], obs[frame:]...)
+		}
 	}
+	t.Logf("game overs by frames run in the last step: %v", endings)
 }
 
 // TestStackOrder checks the frame stack: after a reset every slot holds the first

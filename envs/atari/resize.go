@@ -26,9 +26,9 @@ import (
 // fixed-point bilinear path (11-bit coefficients), as its scalar code computes it.
 
 // resizer resizes planes of one fixed source size to one fixed destination size. Its
-// tables are computed once; it also remembers the last source image and its
-// intermediate rows, so that rows that did not change since the previous call (most
-// of an Atari screen) cost one comparison instead of a recomputation. Not safe for
+// tables are computed once; it also keeps the previous call's intermediate rows and
+// output, so that a caller that knows which source rows changed (most of an Atari
+// screen does not, from one step to the next) pays only for those. Not safe for
 // concurrent use; one per env and plane.
 type resizer struct {
 	sw, sh, dw, dh int
@@ -38,11 +38,10 @@ type resizer struct {
 	// of the consecutive source pixels it covers.
 	xs, ys       []areaSpan
 	rowF         [][]float32 // per source row: the horizontal pass (dw values)
-	prev         []uint8     // the previous source image, to find unchanged rows
 	rowChanged   []bool      // per source row: recomputed in this call
 	prevOut      []uint8     // the previous output, reused for unchanged rows
 	acc          []float32   // a row of sums (vertical spans of more than 3 rows)
-	primed       bool        // prev, rowF and prevOut hold a previous call's data
+	primed       bool        // rowF and prevOut hold a previous call's data
 	fastX, fastY int         // integer scales of the block-average path
 
 	// linear: OpenCV's fixed-point tables.
@@ -97,7 +96,6 @@ func newResizer(sw, sh, dw, dh int, area bool) *resizer {
 		for i := range r.rowF {
 			r.rowF[i] = make([]float32, dw)
 		}
-		r.prev = make([]uint8, sw*sh)
 		r.rowChanged = make([]bool, sh)
 		r.prevOut = make([]uint8, dw*dh)
 		r.acc = make([]float32, dw)
@@ -210,12 +208,17 @@ func saturateU8(v float32) uint8 {
 }
 
 // resize writes the resized src (sw x sh, row-major) into dst (dw x dh).
-func (r *resizer) resize(src, dst []uint8) {
+func (r *resizer) resize(src, dst []uint8) { r.resizeRows(src, dst, nil) }
+
+// resizeRows is resize when the caller knows which source rows changed since its
+// previous call on this resizer (changed[y] false: row y is as it was); nil means any
+// may have. Only INTER_AREA shrinking uses the knowledge.
+func (r *resizer) resizeRows(src, dst []uint8, changed []bool) {
 	switch r.kind {
 	case resizeCopy:
 		copy(dst[:r.dw*r.dh], src[:r.sw*r.sh])
 	case resizeArea:
-		r.area(src, dst)
+		r.area(src, dst, changed)
 	case resizeAreaFast:
 		r.areaFast(src, dst)
 	default:
@@ -223,29 +226,28 @@ func (r *resizer) resize(src, dst []uint8) {
 	}
 }
 
-// area is OpenCV's ResizeArea_Invoker for one channel, with unchanged source rows
-// and output rows taken from the previous call.
-func (r *resizer) area(src, dst []uint8) {
+// area is OpenCV's ResizeArea_Invoker for one channel. Source rows that changed is
+// false for (a nil changed means all) are taken to equal the previous call's, so their
+// first pass and the output rows depending only on them are reused.
+func (r *resizer) area(src, dst []uint8, changed []bool) {
 	sw, dw := r.sw, r.dw
+	all := changed == nil || !r.primed
 	for y := range r.sh {
-		row := src[y*sw : (y+1)*sw]
-		prev := r.prev[y*sw : (y+1)*sw]
-		if r.primed && string(row) == string(prev) {
+		if !all && !changed[y] {
 			r.rowChanged[y] = false
 			continue
 		}
 		r.rowChanged[y] = true
-		copy(prev, row)
-		r.horizontal(row, r.rowF[y][:dw])
+		r.horizontal(src[y*sw:(y+1)*sw], r.rowF[y][:dw])
 	}
 	for dy := range r.dh {
 		sp := &r.ys[dy]
 		o := r.prevOut[dy*dw : (dy+1)*dw]
-		changed := !r.primed
+		redo := all
 		for k := range sp.w {
-			changed = changed || r.rowChanged[sp.start+k]
+			redo = redo || r.rowChanged[sp.start+k]
 		}
-		if changed {
+		if redo {
 			r.vertical(sp, o)
 		}
 		copy(dst[dy*dw:(dy+1)*dw], o)

@@ -2,7 +2,9 @@ package mujoco
 
 import (
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
@@ -30,6 +32,8 @@ func BenchmarkStep(b *testing.B) {
 			elapsed := 0
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuTime()
+			defer func() { reportCPU(b, cpu0) }()
 			for i := range b.N {
 				k := i % 64
 				r := e.Step(actions[k*n : (k+1)*n])
@@ -60,6 +64,8 @@ func BenchmarkPoolAnt(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu0 := cpuTime()
+	defer func() { reportCPU(b, cpu0) }()
 	for done := 0; done < b.N; done += batch.Size {
 		for i := range actions {
 			actions[i] = float32(rng.Float64()*2 - 1)
@@ -67,5 +73,24 @@ func BenchmarkPoolAnt(b *testing.B) {
 		if batch, err = pool.Step(actions, batch.EnvID); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// cpuTime is the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds env steps per CPU-second: on a machine shared with other work the
+// wall-clock rate depends on the load, while this one shows whether the pool spends
+// more CPU per step than the plain loop (its ratio to the loop's bounds the pool's
+// speedup on idle cores).
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	if d := cpuTime() - cpu0; d > 0 {
+		b.ReportMetric(float64(b.N)/d.Seconds(), "steps/cpu-s")
 	}
 }

@@ -20,9 +20,9 @@ const LibraryPackage = "libmujoco2.2.2"
 // shared library to load instead of the system's libmujoco.so.2.2.2.
 const LibraryEnv = "RLPOOL_LIBMUJOCO"
 
-// wantVersion is the only mj_version() this binding accepts: every struct offset in
-// zoffsets.go is specific to it.
-const wantVersion = 222
+// wantVersion is the only mj_version() this binding accepts: the headers zoffsets.go
+// was generated from (2.2.2), since every struct offset there is specific to them.
+const wantVersion = mjVersionHeader
 
 // libNames are tried in order when LibraryEnv is unset.
 var libNames = []string{"libmujoco.so.2.2.2", "libmujoco.so"}

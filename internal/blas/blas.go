@@ -32,6 +32,8 @@ import (
 	"github.com/ebitengine/purego"
 	"golang.org/x/sys/cpu"
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
 )
@@ -223,6 +225,10 @@ func (u *user) use(path string, w io.Writer) string {
 			return
 		}
 		gorgonia.Use(u.impl)
+		// gonum's own matrix and LAPACK code (QR in orthogonal initialisation, for
+		// example) then also runs its products on OpenBLAS.
+		blas32.Use(u.impl)
+		blas64.Use(u.impl)
 		u.name = "openblas"
 	})
 	return u.name
@@ -230,7 +236,8 @@ func (u *user) use(path string, w io.Writer) string {
 
 var defaultUser user
 
-// Use makes Gorgonia use OpenBLAS and returns "openblas", or, when the library cannot
+// Use makes Gorgonia (and gonum's blas32/blas64, which gonum's mat and lapack packages
+// use) run on OpenBLAS and returns "openblas", or, when the library cannot
 // be loaded, leaves gonum's pure-Go BLAS in place, prints FallbackWarning once on
 // stderr and returns "gonum". Only the first call does anything; later calls return
 // the first answer. Learners call it before building graphs.

@@ -104,9 +104,9 @@ func FromMap(raw map[string]any, overrides []string, source string) (*Config, er
 		}
 	}
 	errs = append(errs, assign(reflect.ValueOf(&cfg).Elem(), raw, "")...)
-	if len(errs) == 0 {
-		errs = append(errs, checkRanges(reflect.ValueOf(cfg), "")...)
-	}
+	// Keys that failed to assign kept their defaults, so ranges can still be checked:
+	// report every problem at once.
+	errs = append(errs, checkRanges(reflect.ValueOf(cfg), "")...)
 	if len(errs) == 0 {
 		errs = append(errs, cfg.checkCombinations()...)
 	}

@@ -11,6 +11,7 @@ package play
 import (
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -19,8 +20,10 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/impala"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/envs/atari"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/render"
 	"github.com/rlpool/rlpool/internal/rundir"
@@ -35,8 +38,10 @@ type Agent struct {
 	Note       string // e.g. that best.ckpt was missing and latest.ckpt was used
 
 	factory envpool.Factory
-	policy  *agent.Policy
+	policy  *agent.Policy // MLP actor (PPO, IMPALA with network = mlp)
 	layers  []layer
+	cnn     *cnnNet // Nature CNN (IMPALA on pixels); nil for MLPs
+	random  bool
 	obsRMS  *agent.RunningMeanStd
 	// scratch
 	norm, bufA, bufB []float32
@@ -101,13 +106,29 @@ func Load(runDir, which string) (*Agent, error) {
 	if err := cfg.CheckTask(&a.Spec); err != nil {
 		return nil, fmt.Errorf("play: %w", err)
 	}
-	if a.policy, err = agent.NewPolicy(&a.Spec, cfg.Net, tensor.Float32); err != nil {
+	if ckpt.Algo != cfg.Run.Algo {
+		return nil, fmt.Errorf("play: %s was written by %s, but the run's config says run.algo = %s", a.Checkpoint, ckpt.Algo, cfg.Run.Algo)
+	}
+	netCfg := cfg.Net
+	if cfg.Run.Algo == impala.Algo {
+		// IMPALA: the Nature CNN for image observations (network auto or nature_cnn),
+		// else the [net] MLPs with a categorical head, as agent/impala builds them.
+		img := a.Spec.ObsSpace.DType == envpool.Uint8 && len(a.Spec.ObsSpace.Shape) == 3
+		if cfg.IMPALA.Network == impala.NetNatureCNN || (cfg.IMPALA.Network == impala.NetAuto && img) {
+			if a.cnn, err = loadNature(ckpt, a.Spec); err != nil {
+				return nil, err
+			}
+			return a, nil
+		}
+		netCfg.Head = agent.HeadCategorical
+	}
+	if a.policy, err = agent.NewPolicy(&a.Spec, netCfg, tensor.Float32); err != nil {
 		return nil, fmt.Errorf("play: %w", err)
 	}
 	if err := ckpt.GetParams("", a.policy.Params()); err != nil {
 		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
 	}
-	if cfg.PPO.NormObs {
+	if cfg.Run.Algo != impala.Algo && cfg.PPO.NormObs {
 		a.obsRMS = agent.NewRunningMeanStd(a.policy.ObsDim)
 		if err := ckpt.GetRMS("obs_rms", a.obsRMS); err != nil {
 			return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
@@ -124,6 +145,23 @@ func Load(runDir, which string) (*Agent, error) {
 	}
 	a.norm = make([]float32, a.policy.ObsDim)
 	a.bufA, a.bufB = make([]float32, widest), make([]float32, widest)
+	return a, nil
+}
+
+// Random returns an agent that plays a task with uniformly random actions: the
+// baseline a trained policy must beat, and a way to look at a task (-gif) before
+// training on it. family holds the task family's options (nil: defaults).
+func Random(taskID string, family map[string]any) (*Agent, error) {
+	task, err := envs.Lookup(taskID)
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	a := &Agent{Config: &config.Config{}, Checkpoint: "(none: random actions)", random: true}
+	*a.Config = config.Default()
+	a.Config.Env.Task, a.Config.Env.Options = taskID, family
+	if a.Spec, a.factory, err = task.New(family); err != nil {
+		return nil, fmt.Errorf("play: %s options: %w", taskID, err)
+	}
 	return a, nil
 }
 
@@ -174,10 +212,33 @@ func (a *Agent) head(obs []float32) []float32 {
 	return in
 }
 
-// Act returns the env action for a raw observation: the most likely action with
-// deterministic, else a sample; Gaussian actions are clipped to the action box.
-func (a *Agent) Act(obs []float32, deterministic bool, rng *rand.Rand, dst []float32) {
-	out := a.head(obs)
+// Act writes the env action for a raw observation into dst: the most likely action
+// with deterministic, else a sample; Gaussian actions are clipped to the action box.
+func (a *Agent) Act(ob envpool.Obs, deterministic bool, rng *rand.Rand, dst []float32) error {
+	switch {
+	case a.random:
+		a.randomAction(rng, dst)
+		return nil
+	case a.cnn != nil:
+		logits, err := a.cnn.logits(ob.U8)
+		if err != nil {
+			return err
+		}
+		if deterministic {
+			best := 0
+			for i, v := range logits {
+				if v > logits[best] {
+					best = i
+				}
+			}
+			dst[0] = float32(best)
+		} else {
+			i, _ := agent.SampleCategorical(logits, rng)
+			dst[0] = float32(i)
+		}
+		return nil
+	}
+	out := a.head(ob.F32)
 	if deterministic {
 		a.policy.Greedy(out, dst)
 	} else {
@@ -187,6 +248,25 @@ func (a *Agent) Act(obs []float32, deterministic bool, rng *rand.Rand, dst []flo
 		for j := range dst {
 			dst[j] = min(max(dst[j], sp.Low[j]), sp.High[j])
 		}
+	}
+	return nil
+}
+
+// randomAction draws a uniform action: an index for Discrete spaces, a point of the
+// box for Box spaces.
+func (a *Agent) randomAction(rng *rand.Rand, dst []float32) {
+	sp := &a.Spec.ActionSpace
+	if sp.Kind != envpool.Box {
+		dst[0] = float32(rng.IntN(sp.N))
+		return
+	}
+	for j := range dst {
+		lo, hi := float64(sp.Low[j]), float64(sp.High[j])
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			dst[j] = float32(rng.NormFloat64())
+			continue
+		}
+		dst[j] = float32(lo + (hi-lo)*rng.Float64())
 	}
 }
 
@@ -219,7 +299,7 @@ func (a *Agent) CanRecord() error {
 		return err
 	}
 	defer closeEnv(env)
-	if _, ok := env.(render.Framer); ok {
+	if framerOf(env) != nil {
 		return nil
 	}
 	return fmt.Errorf("play: no way to draw %s: its envs do not implement render.Framer and it is not a classic-control task", a.Spec.TaskID)
@@ -240,6 +320,29 @@ func (a *Agent) FrameDelay() int {
 	return 7
 }
 
+// aleEnv is an Atari env: its emulator's screen is the frame to record.
+type aleEnv interface{ ALE() *atari.ALE }
+
+// aleFramer records an Atari env's last emulated frame in NTSC colours, each pixel
+// two wide so that the picture has roughly its television aspect.
+type aleFramer struct{ env aleEnv }
+
+func (f aleFramer) Frame() (*image.Paletted, error) {
+	ale := f.env.ALE()
+	return render.Atari(ale.Screen(), atari.ScreenWidth, ale.ScreenHeight(), 2, 1)
+}
+
+// framerOf returns how to take frames of env's own pixels, or nil.
+func framerOf(env envpool.Env) render.Framer {
+	if f, ok := env.(render.Framer); ok {
+		return f
+	}
+	if e, ok := env.(aleEnv); ok {
+		return aleFramer{e}
+	}
+	return nil
+}
+
 func closeEnv(env envpool.Env) {
 	if c, ok := env.(interface{ Close() error }); ok {
 		c.Close()
@@ -257,11 +360,25 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 	if limit == 0 {
 		limit = a.Spec.MaxEpisodeSteps
 	}
-	obs := make([]float32, a.Spec.ObsSpace.Size())
+	// Observations in the spec's dtype: float32 for the policy, bytes for pixels
+	// (which only the random agent plays).
+	var ob envpool.Obs
+	var obs []float32
+	if a.Spec.ObsSpace.DType == envpool.Float32 {
+		obs = make([]float32, a.Spec.ObsSpace.Size())
+		ob.F32 = obs
+	} else {
+		if a.policy != nil {
+			return nil, fmt.Errorf("play: %s has %v observations, which an MLP policy cannot read", a.Spec.TaskID, a.Spec.ObsSpace.DType)
+		}
+		ob.U8 = make([]uint8, a.Spec.ObsSpace.Size())
+	}
 	info := make([]float32, len(a.Spec.InfoKeys))
+	// Returns are raw: the family's unclipped reward column when it has one (Atari).
+	rawCol := a.Spec.InfoIndex("reward")
 	act := make([]float32, max(a.Spec.ActionSpace.Size(), 1))
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0xe7a1))
-	framer, _ := env.(render.Framer)
+	framer := framerOf(env)
 	record := func() error {
 		if opts.Record == nil {
 			return nil
@@ -284,7 +401,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 	var eps []Episode
 	for i := range max(opts.Episodes, 1) {
 		env.Reset()
-		env.Observe(envpool.Obs{F32: obs}, info)
+		env.Observe(ob, info)
 		if i > 0 {
 			opts.Record = nil // only the first episode is recorded
 		}
@@ -293,10 +410,16 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 		}
 		var e Episode
 		for {
-			a.Act(obs, opts.Deterministic, rng, act)
+			if err := a.Act(ob, opts.Deterministic, rng, act); err != nil {
+				return eps, err
+			}
 			r := env.Step(act)
-			env.Observe(envpool.Obs{F32: obs}, info)
-			e.Return += float64(r.Reward)
+			env.Observe(ob, info)
+			if rawCol >= 0 {
+				e.Return += float64(info[rawCol])
+			} else {
+				e.Return += float64(r.Reward)
+			}
 			e.Length++
 			if err := record(); err != nil {
 				return eps, err

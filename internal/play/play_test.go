@@ -5,6 +5,7 @@ import (
 	"context"
 	"image/gif"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -122,5 +123,69 @@ func TestLoadErrors(t *testing.T) {
 	}
 	if a.Checkpoint == "" {
 		t.Error("no checkpoint path recorded")
+	}
+}
+
+func TestRandomAgentClassic(t *testing.T) {
+	a, err := Random("Pendulum-v1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := render.NewRecorder(a.FrameDelay(), 0)
+	eps, err := a.Play(Options{Episodes: 2, Seed: 1, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pendulum only ends at its 200-step limit; rewards are negative costs.
+	if len(eps) != 2 || eps[0].Length != 200 || !eps[0].Truncated || eps[0].Return >= 0 {
+		t.Fatalf("episodes %+v", eps)
+	}
+	if rec.Len() != 201 {
+		t.Errorf("%d frames, want 201", rec.Len())
+	}
+	if _, err := Random("NoSuchTask-v0", nil); err == nil {
+		t.Error("an unknown task was accepted")
+	}
+}
+
+// TestRandomAgentAtari plays Pong from its ROM with random actions and records the
+// console's own frames.
+func TestRandomAgentAtari(t *testing.T) {
+	dir := os.Getenv("RLPOOL_ROMS")
+	if dir == "" {
+		t.Skip("RLPOOL_ROMS is not set: no Pong ROM")
+	}
+	a, err := Random("Pong-v5", map[string]any{"roms_dir": dir, "max_episode_steps": int64(60)})
+	if err != nil {
+		t.Skipf("Pong-v5 unavailable: %v", err)
+	}
+	if err := a.CanRecord(); err != nil {
+		t.Fatal(err)
+	}
+	rec := render.NewRecorder(a.FrameDelay(), 0)
+	eps, err := a.Play(Options{Episodes: 1, Seed: 3, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eps) != 1 || eps[0].Length != 60 {
+		t.Fatalf("episodes %+v, want one cut at 60 steps", eps)
+	}
+	var buf bytes.Buffer
+	if err := rec.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != 61 || g.Image[0].Bounds().Dx() != 320 || g.Image[0].Bounds().Dy() != 210 {
+		t.Fatalf("%d frames of %v", len(g.Image), g.Image[0].Bounds())
+	}
+	colours := map[uint8]bool{}
+	for _, p := range g.Image[60].Pix {
+		colours[p] = true
+	}
+	if len(colours) < 4 {
+		t.Errorf("the last Pong frame has %d colours; the game shows field, walls, paddles and score", len(colours))
 	}
 }

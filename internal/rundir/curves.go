@@ -3,6 +3,7 @@ package rundir
 import (
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 
@@ -47,10 +48,9 @@ func (c *Curves) WritePNG(path string) error {
 	canvases := plot.Align([][]*plot.Plot{{left, right}}, tiles, dc)
 	left.Draw(canvases[0][0])
 	right.Draw(canvases[0][1])
-	return WriteAtomic(path, func(wr io.Writer) error {
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(wr)
-		return err
-	})
+	// Fast compression: the file is rewritten at every log interval.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	return WriteAtomic(path, func(wr io.Writer) error { return enc.Encode(wr, img.Image()) })
 }
 
 func (c *Curves) stepsPlot() (*plot.Plot, error) {
@@ -59,6 +59,7 @@ func (c *Curves) stepsPlot() (*plot.Plot, error) {
 	p.X.Label.Text = "env steps"
 	p.Y.Label.Text = "episode return"
 	p.X.Tick.Marker = plot.TickerFunc(engTicks)
+	p.Y.Tick.Marker = plot.TickerFunc(engTicks)
 	if len(c.Episodes) > 0 {
 		pts := make(plotter.XYs, len(c.Episodes))
 		for i, e := range c.Episodes {
@@ -101,6 +102,8 @@ func (c *Curves) wallPlot() (*plot.Plot, error) {
 	p.Title.Text = "recent mean return vs wall time"
 	p.X.Label.Text = "wall seconds"
 	p.Y.Label.Text = fmt.Sprintf("mean return (last %d)", max(c.Window, 1))
+	p.X.Tick.Marker = plot.TickerFunc(engTicks)
+	p.Y.Tick.Marker = plot.TickerFunc(engTicks)
 	var pts plotter.XYs
 	for _, e := range c.ByWall {
 		if !math.IsNaN(e.Y) {
@@ -134,7 +137,7 @@ func (c *Curves) addTarget(p *plot.Plot, x0, x1 float64) {
 	p.Legend.Add(fmt.Sprintf("target %g", c.Target), t)
 }
 
-// engTicks labels large step counts as 100k, 1.5M.
+// engTicks labels ticks as 250, 100k, 1.5M (no padded decimals).
 func engTicks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i := range ticks {
@@ -147,6 +150,8 @@ func engTicks(min, max float64) []plot.Tick {
 			ticks[i].Label = fmt.Sprintf("%gM", v/1e6)
 		case math.Abs(v) >= 1e3:
 			ticks[i].Label = fmt.Sprintf("%gk", v/1e3)
+		default:
+			ticks[i].Label = fmt.Sprintf("%g", v)
 		}
 	}
 	return ticks

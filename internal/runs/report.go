@@ -18,7 +18,7 @@ func WriteList(w io.Writer, runs []*Run, skipped []Skipped) error {
 	for _, r := range runs {
 		m, s, n := r.FinalReturn(0)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, orDash(r.Task), orDash(r.Algo),
-			Steps(r.EnvSteps), Duration(r.WallSeconds), returnCell(m, s, n), r.Status)
+			Steps(r.EnvSteps), wallCell(r.WallSeconds), returnCell(m, s, n), r.Status)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -185,7 +185,7 @@ func WriteShow(w io.Writer, r *Run, thresholds []float64) error {
 	if r.WallSeconds > 0 {
 		sps = float64(r.EnvSteps) / r.WallSeconds
 	}
-	fmt.Fprintf(w, "progress   %d env steps in %s (%s steps/s overall)\n", r.EnvSteps, Duration(r.WallSeconds), num(sps))
+	fmt.Fprintf(w, "progress   %d env steps in %s (%s steps/s overall)\n", r.EnvSteps, wallCell(r.WallSeconds), num(sps))
 	if m := r.Meta; m != nil {
 		end := "-"
 		if m.EndTime != nil {
@@ -366,4 +366,12 @@ func WriteCompare(w io.Writer, a, b *Run) error {
 		row(c+" (last)", func(r *Run) string { return num(r.Metrics.Last(c)) })
 	}
 	return tw.Flush()
+}
+
+// wallCell is a run's wall time, "-" when nothing says how long it ran.
+func wallCell(sec float64) string {
+	if sec <= 0 {
+		return "-"
+	}
+	return Duration(sec)
 }

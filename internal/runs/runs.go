@@ -489,7 +489,7 @@ const maxDepth = 3
 // make List fail.
 func List(dir string) ([]*Run, []Skipped, error) {
 	if _, err := os.ReadDir(dir); err != nil {
-		return nil, nil, fmt.Errorf("runs: cannot list %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("runs: cannot list %s: %w (train writes runs into run.dir, runs/ by default; name the folder: train runs list DIR)", dir, err)
 	}
 	var runs []*Run
 	var skipped []Skipped
@@ -607,8 +607,8 @@ func readSweepStatus(path string) map[string]string {
 // Resolve finds a run named on the command line: a path to a run directory, or a
 // directory name (or unique prefix of one) under base, including inside sweeps.
 func Resolve(arg, base string) (*Run, error) {
-	if IsRunDir(arg) {
-		return Load(arg)
+	if _, err := os.Stat(arg); err == nil {
+		return Load(arg) // a path: it is the run, or the error says why not
 	}
 	if p := filepath.Join(base, arg); IsRunDir(p) {
 		return Load(p)

@@ -349,6 +349,13 @@ func (sw *sweeper) runTrial(ctx context.Context, t Trial) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	defer logf.Close()
+	// A trial whose process finished after the sweep itself died has its run but no
+	// row yet: record it without training again.
+	if dir := sw.findRunDir(t.ID); dir != "" {
+		if r, err := runs.Load(dir); err == nil && r.Status == rundir.StatusFinished {
+			return sw.record(t, Record{Status: StatusFinished, Wall: r.WallSeconds}, "found finished, not rerun")
+		}
+	}
 	args := sw.args(t)
 	fmt.Fprintf(logf, "# %s %s\n", sw.opts.Exe, strings.Join(args, " "))
 	cmd := exec.Command(sw.opts.Exe, args...)
@@ -357,7 +364,9 @@ func (sw *sweeper) runTrial(ctx context.Context, t Trial) error {
 	// Its own process group: a Ctrl-C at the terminal reaches the sweep only, which
 	// passes exactly one SIGINT on (a second one would make train quit without a
 	// checkpoint).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pdeathsig: if the sweep dies, its trials are interrupted (they checkpoint and
+	// stop) instead of running on unwatched.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGINT}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return sw.record(t, Record{Status: StatusFailed}, fmt.Sprintf("cannot start %s: %v", sw.opts.Exe, err))
@@ -403,12 +412,16 @@ loop:
 		}
 	}
 	wall := time.Since(start).Seconds()
-	if stopReason == "interrupted" {
+	// A stop that came as the trial was finishing anyway leaves a finished run: the
+	// trial ran its whole budget.
+	finished := stopReason != "" && waitErr == nil && sw.finishedRun(t.ID)
+	if stopReason == "interrupted" && !finished {
 		return nil // not done: the resumed sweep continues it
 	}
 	rec := Record{Status: StatusFinished, Wall: wall}
 	note := ""
 	switch {
+	case finished:
 	case stopReason != "":
 		rec.Status = stopReason
 	case waitErr != nil:
@@ -416,6 +429,16 @@ loop:
 		note = fmt.Sprintf("%v; see %s", waitErr, logPath)
 	}
 	return sw.record(t, rec, note)
+}
+
+// finishedRun reports whether the trial's run directory says it finished.
+func (sw *sweeper) finishedRun(id string) bool {
+	dir := sw.findRunDir(id)
+	if dir == "" {
+		return false
+	}
+	r, err := runs.Load(dir)
+	return err == nil && r.Status == rundir.StatusFinished
 }
 
 // record fills a trial's metrics from its run directory, appends its sweep.csv row

@@ -71,6 +71,10 @@ func fakeTrain(args []string) int {
 	}
 	lr, _ := strconv.ParseFloat(sets["ppo.learning_rate"], 64)
 	ret := lr * 1e5
+	if lr == 0.5 {
+		fmt.Fprintln(os.Stderr, "fake train: learning rate 0.5 fails")
+		return 1
+	}
 	total, _ := strconv.ParseInt(sets["run.total_steps"], 10, 64)
 	meta := rundir.NewMeta("none", time.Now())
 	meta.Task, meta.Algo = "Fake-v0", "ppo"
@@ -404,5 +408,64 @@ func TestExampleSweepFiles(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+func TestTimeoutAndFailedTrials(t *testing.T) {
+	dir := t.TempDir()
+	s := writeSweep(t, dir, "budget_seconds = 5\n")
+	s.Params[0].Values = []any{1e-3, 0.5, 3e-3}
+	var out strings.Builder
+	opts := fakeOptions(t, dir, "RLPOOL_FAKE_BLOCK=t02-s1")
+	opts.Stdout = &out
+	recs, err := Run(context.Background(), s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]Record{}
+	for _, r := range recs {
+		status[r.Trial] = r
+	}
+	if r := status["t00-s1"]; r.Status != StatusFinished || r.Metric != 100 {
+		t.Errorf("t00: %+v", r)
+	}
+	if r := status["t01-s1"]; r.Status != StatusFailed || !math.IsNaN(r.Metric) {
+		t.Errorf("t01 (fails at start): %+v", r)
+	}
+	// t02 blocks after 1000 steps until the 5 s budget interrupts it.
+	if r := status["t02-s1"]; r.Status != StatusTimeout || r.Metric != 300 || r.EnvSteps != 1000 {
+		t.Errorf("t02 (over budget): %+v", r)
+	}
+	if !strings.Contains(out.String(), "see ") || !strings.Contains(out.String(), "t01-s1.log") {
+		t.Errorf("the failed trial's line does not point at its log:\n%s", out.String())
+	}
+	log, _ := os.ReadFile(filepath.Join(s.Folder(), LogsDir, "t01-s1.log"))
+	if !strings.Contains(string(log), "learning rate 0.5 fails") {
+		t.Errorf("log of the failed trial: %q", log)
+	}
+	best, ok := Best(s, recs)
+	if !ok || best.Config != 2 {
+		t.Errorf("best = %+v: a timed-out trial still ran to its budget", best)
+	}
+}
+
+func TestFinishedRunWithoutRowIsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	s := writeSweep(t, dir, "")
+	if _, err := Run(context.Background(), s, fakeOptions(t, dir)); err != nil {
+		t.Fatal(err)
+	}
+	// Lose sweep.csv's last two rows, as if the sweep died before writing them.
+	p := filepath.Join(s.Folder(), ResultFile)
+	b, _ := os.ReadFile(p)
+	lines := strings.SplitAfter(string(b), "\n")
+	os.WriteFile(p, []byte(strings.Join(lines[:3], "")), 0o644)
+	before := len(invocations(t, dir))
+	recs, err := Run(context.Background(), s, fakeOptions(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 || len(invocations(t, dir)) != before {
+		t.Errorf("%d records; %d trials rerun", len(recs), len(invocations(t, dir))-before)
 	}
 }

@@ -23,8 +23,8 @@ import (
 func testConfig(t *testing.T, dir string, sets ...string) *config.Config {
 	t.Helper()
 	base := []string{
-		"run.dir=" + dir, "run.name=t", "run.seed=3", "run.total_steps=4096", "run.threads=1",
-		"run.log_interval=512", "run.checkpoint_interval=1024", "run.recent_episodes=5",
+		"run.dir=" + dir, "run.name=t", "run.seed=3", "run.total_steps=2048", "run.threads=1",
+		"run.log_interval=512", "run.checkpoint_interval=512", "run.recent_episodes=5",
 		"env.task=" + corridorTask, "env.num_envs=4", "env.num_threads=1",
 		"net.hidden=16,16", "ppo.num_steps=64", "ppo.num_minibatches=4", "ppo.update_epochs=2",
 		"ppo.norm_obs=true", "ppo.norm_reward=true", "ppo.learning_rate=3e-3",
@@ -99,14 +99,14 @@ func TestSameSeedSameMetrics(t *testing.T) {
 	if m0 != m1 {
 		t.Errorf("metrics differ:\n%s\n---\n%s", m0, m1)
 	}
-	if strings.Count(m0, "\n") < 8 {
+	if strings.Count(m0, "\n") < 5 {
 		t.Errorf("metrics.csv has too few rows:\n%s", m0)
 	}
 	e0 := readFile(t, filepath.Join(dirs[0], rundir.EpisodesFile))
 	if e0 != readFile(t, filepath.Join(dirs[1], rundir.EpisodesFile)) {
 		t.Error("episodes.csv differ")
 	}
-	if strings.Count(e0, "\n") < 50 {
+	if strings.Count(e0, "\n") < 40 {
 		t.Errorf("only %d episodes", strings.Count(e0, "\n"))
 	}
 	for _, f := range []string{rundir.ConfigFile, rundir.MetaFile, rundir.CurvesFile,
@@ -116,7 +116,7 @@ func TestSameSeedSameMetrics(t *testing.T) {
 		}
 	}
 	meta, err := (&rundir.Dir{Path: dirs[0]}).ReadMeta()
-	if err != nil || meta.Status != rundir.StatusFinished || meta.EndTime == nil || meta.BLAS == "" || meta.EnvSteps < 4096 {
+	if err != nil || meta.Status != rundir.StatusFinished || meta.EndTime == nil || meta.BLAS == "" || meta.EnvSteps < 2048 {
 		t.Errorf("meta.json: %+v, %v", meta, err)
 	}
 	// A different seed gives different episodes (the comparison above is not vacuous).
@@ -135,7 +135,7 @@ func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
-		if steps >= 1792 { // between checkpoints and log rows
+		if steps >= 1280 { // between checkpoints and log rows
 			cancel()
 		}
 	}})

@@ -86,3 +86,49 @@ func BenchmarkFrameSpaceInvaders(b *testing.B) {
 		return ram[0x98-0x80]&0x80 != 0 || ram[0xC9-0x80] == 0
 	})
 }
+
+// benchReplay replays the same 200 frames from a saved state each iteration and reports
+// the process CPU time per frame: a steadier figure than wall time on a shared machine.
+func benchReplay(b *testing.B, game string) {
+	rom := loadROM(b, game+".bin")
+	cfg := gameConfig(game)
+	c, err := NewConsole(rom, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := &aleDriver{c: c, game: game, paddles: cfg.Paddles}
+	if err := d.resetGame(); err != nil {
+		b.Fatal(err)
+	}
+	acts := randomActions(300, []int{0, 1, 3, 4, 11, 12}, 3)
+	for _, a := range acts[:100] {
+		if err := d.emulate(a, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var s State
+	c.Save(&s)
+	p := d.paddle
+	b.ReportAllocs()
+	b.ResetTimer()
+	t0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		c.Load(&s)
+		d.paddle = p
+		for _, a := range acts[100:] {
+			if err := d.emulate(a, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-t0).Nanoseconds())/1e3/float64(b.N*200), "cpu-us/frame")
+}
+
+// BenchmarkReplayPong replays 200 Pong frames per iteration (emulation only).
+func BenchmarkReplayPong(b *testing.B) { benchReplay(b, "pong") }
+
+// BenchmarkReplayBreakout replays 200 Breakout frames per iteration.
+func BenchmarkReplayBreakout(b *testing.B) { benchReplay(b, "breakout") }
+
+// BenchmarkReplaySpaceInvaders replays 200 Space Invaders frames per iteration.
+func BenchmarkReplaySpaceInvaders(b *testing.B) { benchReplay(b, "space_invaders") }

@@ -60,6 +60,8 @@ type Console struct {
 	rng    Random
 	height int
 	pal    bool
+	// romSize is the size of the cartridge image (States check it).
+	romSize int
 
 	// rpages maps each 64-byte page of the 13-bit address space to the bytes a read
 	// returns directly (RIOT RAM, cartridge ROM/RAM without hotspots), or nil when the
@@ -115,7 +117,7 @@ func buildConsole(rom []byte, cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Console{cfg: cfg, cart: cart, height: cfg.Height}
+	c := &Console{cfg: cfg, cart: cart, height: cfg.Height, romSize: len(rom)}
 	c.rng.Seed(cfg.Seed)
 	c.cpu = NewCPU(c)
 	c.cart.attach(c)

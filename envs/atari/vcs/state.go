@@ -15,6 +15,8 @@ type State struct {
 	switches uint8
 	bufs     [2][]byte
 	valid    bool
+	scheme   string // cartridge scheme and image size, checked by Load
+	romSize  int
 }
 
 // Save copies the machine state into s.
@@ -33,13 +35,18 @@ func (c *Console) Save(s *State) {
 		copy(s.bufs[i], c.tia.bufs[i])
 	}
 	s.valid = true
+	s.scheme, s.romSize = c.cart.scheme(), c.romSize
 }
 
 // Load restores a state saved from this console (or one built from the same ROM and
-// Config). Loading a State that was never saved does nothing.
+// Config). Loading a State that was never saved does nothing; loading one saved from a
+// different kind of cartridge is a programming error and panics.
 func (c *Console) Load(s *State) {
 	if !s.valid {
 		return
+	}
+	if s.scheme != c.cart.scheme() || s.romSize != c.romSize {
+		panic("vcs: Load of a State saved from a " + s.scheme + " cartridge into a " + c.cart.scheme() + " one")
 	}
 	c.cpu.SetState(s.cpu)
 	c.tia.tiaState = s.tia

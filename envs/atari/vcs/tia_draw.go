@@ -301,19 +301,16 @@ func (t *tia) drawObjectsHalf(out []byte, x int, present uint8, half int) {
 	colors := t.colors
 	render := t.render
 	for i := range out {
+		// Branch-free object code: (v + 0xFF) >> 8 is 1 exactly when the byte v is
+		// not zero (likewise with 32 bits for the playfield), so irregular sprite
+		// bit patterns cost no mispredicted branches.
 		code := blm[i]&blon | m1m[i]&m1on | m0m[i]&m0on
-		if pf&pfm[i] != 0 {
-			code |= bitPF
-		}
-		if g1&p1m[i] != 0 {
-			code |= bitP1
-		}
-		if g0&p0m[i] != 0 {
-			code |= bitP0
-		}
-		col |= collisionTab[code]
+		code |= uint8((uint64(pf&pfm[i])+0xFFFFFFFF)>>32) << 5
+		code |= uint8((uint(g1&p1m[i])+0xFF)>>8) << 2
+		code |= uint8((uint(g0&p0m[i]) + 0xFF) >> 8)
+		col |= collisionTab[code&63]
 		if render {
-			out[i] = colors[prio[code]]
+			out[i] = colors[prio[code&63]&3]
 		}
 	}
 	t.collision = col
