@@ -44,10 +44,11 @@ train: deps build
 vet:
 	$(GO) vet ./...
 
-# test runs vet, the whole suite, and the race detector over the engine.
+# test runs vet, the whole suite, and the race detector over the engine and the
+# IMPALA actor-learner (its actors and learner share weight snapshots and a queue).
 test: deps vet
 	$(GO) test ./...
-	$(GO) test -race ./envpool/...
+	$(GO) test -race ./envpool/... ./agent/impala/...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./envpool/

@@ -60,7 +60,10 @@ type Policy struct {
 	Actor  *MLP
 	Critic *MLP
 	LogStd *Param // Gaussian only; shape 1 x ActDim
-	cfg    NetConfig
+	// Torso, when set (NewCNNPolicy), is a Nature CNN under both heads: Build feeds its
+	// features to Actor and Critic, which are then single linear layers.
+	Torso *NatureTorso
+	cfg   NetConfig
 }
 
 // NewPolicy allocates a policy for a spec's spaces.
@@ -91,9 +94,14 @@ func NewPolicy(spec *envpool.Spec, cfg NetConfig, dt tensor.Dtype) (*Policy, err
 	return p, nil
 }
 
-// Params lists every learnable tensor: actor, log std (Gaussian), critic.
+// Params lists every learnable tensor: torso (CNN policies), actor, log std
+// (Gaussian), critic.
 func (p *Policy) Params() []Param {
-	ps := append([]Param(nil), p.Actor.Params...)
+	var ps []Param
+	if p.Torso != nil {
+		ps = append(ps, p.Torso.Params...)
+	}
+	ps = append(ps, p.Actor.Params...)
 	if p.LogStd != nil {
 		ps = append(ps, *p.LogStd)
 	}
@@ -102,6 +110,9 @@ func (p *Policy) Params() []Param {
 
 // Init initialises the weights from rng and sets the log std to its configured start.
 func (p *Policy) Init(rng *rand.Rand) {
+	if p.Torso != nil {
+		p.Torso.Init(rng)
+	}
 	p.Actor.Init(rng, p.cfg.OrthoInit)
 	p.Critic.Init(rng, p.cfg.OrthoInit)
 	if p.LogStd != nil {
@@ -118,8 +129,17 @@ type PolicyNodes struct {
 	batch  int
 }
 
-// Build applies the policy to obs (batch x ObsDim) in g.
+// Build applies the policy to obs (batch x ObsDim; for a CNN policy the uint8 pixels
+// ObsInput makes) in g.
 func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
+	batch := obs.Shape()[0]
+	var tn G.Nodes
+	if p.Torso != nil {
+		var err error
+		if obs, tn, err = p.Torso.Build(g, obs); err != nil {
+			return nil, err
+		}
+	}
 	out, an, err := p.Actor.Build(g, obs)
 	if err != nil {
 		return nil, err
@@ -128,10 +148,11 @@ func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &PolicyNodes{Out: out, batch: obs.Shape()[0]}
+	n := &PolicyNodes{Out: out, batch: batch}
 	if n.Value, err = G.Reshape(v, tensor.Shape{n.batch}); err != nil {
 		return nil, err
 	}
+	n.Params = append(n.Params, tn...)
 	n.Params = append(n.Params, an...)
 	if p.LogStd != nil {
 		n.LogStd = Bind(g, p.LogStd.T, p.LogStd.Name)

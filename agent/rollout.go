@@ -15,6 +15,7 @@ type Rollout struct {
 	ObsDim, ActWidth int
 	N                int // slots in use
 	Obs              []float32
+	ObsU8            []uint8 // pixel observations instead of Obs (NewRolloutU8)
 	Act              []float32
 	LogP, Value      []float32
 	Reward           []float32

@@ -11,7 +11,8 @@ import (
 // and counters. Unrolls in flight and env states are not saved: the actors run
 // asynchronously, so a resumed run starts fresh episodes (Load says so).
 func (l *Learner) Save() (*agent.Checkpoint, error) {
-	c := agent.NewCheckpoint(Algo, l.setup.Spec.TaskID, l.envSteps.Load())
+	steps := l.envSteps.Load() // the actors keep stepping: read the counter once
+	c := agent.NewCheckpoint(Algo, l.setup.Spec.TaskID, steps)
 	for i, w := range l.net.weights() {
 		c.F32[l.net.names[i]] = append([]float32(nil), w...)
 	}
@@ -24,7 +25,7 @@ func (l *Learner) Save() (*agent.Checkpoint, error) {
 		c.F64[fmt.Sprintf("optim.s1.%s", l.net.names[i])] = os.S1[i]
 		c.F64[fmt.Sprintf("optim.s2.%s", l.net.names[i])] = os.S2[i]
 	}
-	c.I64["counters"] = []int64{l.envSteps.Load(), l.version}
+	c.I64["counters"] = []int64{steps, l.version}
 	return c, nil
 }
 

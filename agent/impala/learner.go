@@ -68,6 +68,7 @@ type Learner struct {
 	closed    bool
 	frameSkip int
 	batch     []*Unroll
+	versions  []int64 // behaviour versions of the last batch (the unrolls are recycled)
 	out       []agent.Episode
 	rates     rateWindow
 	// pendingOpt is optimiser state from a checkpoint, restored at the first step.
@@ -108,7 +109,7 @@ func New(s Setup) (*Learner, error) {
 	pixels := l.graph.obsU8 != nil
 	envs := s.Pool.NumEnvs * c.NumActors
 	l.queue = newUnrollQueue(c.QueueSize, c.QueueSize+B+envs, T, l.net.actDim, l.net.obsSize, pixels)
-	l.batch = make([]*Unroll, B)
+	l.batch, l.versions = make([]*Unroll, B), make([]int64, B)
 	for i := range c.NumActors {
 		a, err := newActor(l, i)
 		if err != nil {
@@ -178,8 +179,9 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	queueLen := len(l.queue.ch)
 
 	lag := l.fill()
-	for _, u := range l.batch {
-		l.queue.put(u)
+	for k, u := range l.batch {
+		l.queue.put(u) // the actors may refill it from now on
+		l.batch[k] = nil
 	}
 	T, B := l.cfg.UnrollLength, l.cfg.BatchSize
 	lr := l.cfg.LearningRate
@@ -241,6 +243,7 @@ func (l *Learner) fill() float64 {
 	st, g := l.st, l.graph
 	lag := 0.0
 	for b, u := range l.batch {
+		l.versions[b] = u.Version
 		lag += float64(l.version - u.Version)
 		for t := 0; t <= T; t++ {
 			row := t*B + b
@@ -341,7 +344,7 @@ func (w *rateWindow) add(now time.Time, steps int64, consumed int, idle time.Dur
 	w.consumed += consumed
 	w.idle += idle.Seconds()
 	el := now.Sub(w.start).Seconds()
-	if el < 1 && w.measured {
+	if el <= 0 || el < 1 && w.measured {
 		return
 	}
 	w.actorFPS = float64(steps-w.steps0) * frameSkip / el

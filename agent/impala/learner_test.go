@@ -165,8 +165,8 @@ func TestNatureCNNLearner(t *testing.T) {
 		if _, _, err := l.Iterate(); err != nil {
 			t.Fatal(err)
 		}
-		for _, u := range l.batch {
-			if u.Version >= 1 {
+		for _, v := range l.versions {
+			if v >= 1 {
 				return
 			}
 		}

@@ -45,6 +45,7 @@ func (t *Trainer) Save() (*agent.Checkpoint, error) {
 	}
 	c.I64["episode.length"] = lens
 	c.F32["held_obs"] = append([]float32(nil), t.held...)
+	c.Bytes["held_obs_u8"] = append([]byte(nil), t.heldU8...) // pixels (pixels.go)
 	if t.started {
 		states, err := agent.SnapshotEnvs(t.pool)
 		switch {
@@ -123,10 +124,12 @@ func (t *Trainer) Load(c *agent.Checkpoint) (note string, err error) {
 		return "", err
 	}
 	held, ret, lens := c.F32["held_obs"], c.F64["episode.return"], c.I64["episode.length"]
-	if len(held) != len(t.held) || len(ret) != t.numEnvs || len(lens) != t.numEnvs {
+	heldU8 := c.Bytes["held_obs_u8"]
+	if len(held) != len(t.held) || len(heldU8) != len(t.heldU8) || len(ret) != t.numEnvs || len(lens) != t.numEnvs {
 		return "", fmt.Errorf("ppo: checkpoint env data does not match %d envs; resume with the run's own env.num_envs", t.numEnvs)
 	}
 	copy(t.held, held)
+	copy(t.heldU8, heldU8)
 	copy(t.epRet, ret)
 	for i, v := range lens {
 		t.epLen[i] = int(v)

@@ -15,6 +15,7 @@ type Config struct {
 	UpdateEpochs   int     `toml:"update_epochs" range:"[1,1000]" help:"passes over each rollout (item 6)"`
 	NormAdv        bool    `toml:"norm_adv" help:"normalise advantages per minibatch (item 7)"`
 	ClipCoef       float64 `toml:"clip_coef" range:"(0,10]" help:"surrogate clipping epsilon (item 8)"`
+	AnnealClip     bool    `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
 	ClipVLoss      bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
 	EntCoef        float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`
 	VFCoef         float64 `toml:"vf_coef" range:"[0,100]" help:"value loss coefficient (item 9)"`
@@ -28,6 +29,9 @@ type Config struct {
 	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
 	// (item 5); off reproduces CleanRL, which treats truncation as termination.
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
+	// Network is the body under the heads: auto picks the Nature CNN for uint8 image
+	// observations (item 14) and the [net] MLPs for float32 vectors.
+	Network string `toml:"network" oneof:"auto|mlp|nature_cnn" help:"policy network: auto, mlp ([net] sizes) or nature_cnn (pixels)"`
 }
 
 // DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4
@@ -38,7 +42,7 @@ func DefaultConfig() Config {
 		NumSteps: 128, LearningRate: 2.5e-4, AnnealLR: true, Gamma: 0.99, GAELambda: 0.95,
 		NumMinibatches: 4, UpdateEpochs: 4, NormAdv: true, ClipCoef: 0.2, ClipVLoss: true,
 		EntCoef: 0.01, VFCoef: 0.5, MaxGradNorm: 0.5, AdamEps: 1e-5,
-		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true,
+		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true, Network: "auto",
 	}
 }
 

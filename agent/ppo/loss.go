@@ -15,7 +15,7 @@ type lossGraph struct {
 	g     *G.ExprGraph
 	pn    *agent.PolicyNodes
 	m     int
-	obs   *tensor.Dense // m x ObsDim, normalised as the policy saw them
+	obs   *tensor.Dense // m x ObsDim, normalised as the policy saw them (uint8 pixels for a CNN)
 	act   *tensor.Dense // m x ActDim: one-hot (categorical) or the sampled action (Gaussian)
 	oldLP *tensor.Dense // m: log pi_old(a|s)
 	adv   *tensor.Dense // m: advantages, normalised by the caller when norm_adv is on
@@ -47,21 +47,18 @@ func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 	g := G.NewGraph()
 	l := &lossGraph{g: g, m: m, params: p.Params()}
 	var obs, act, oldLP, adv, ret, oldV *G.Node
-	obs, l.obs = agent.Input(g, dt, "obs", m, p.ObsDim)
+	obs, l.obs = p.ObsInput(g, dt, "obs", m)
 	act, l.act = agent.Input(g, dt, "act", m, p.ActDim)
 	oldLP, l.oldLP = agent.Input(g, dt, "old_logp", m)
 	adv, l.adv = agent.Input(g, dt, "adv", m)
 	ret, l.ret = agent.Input(g, dt, "ret", m)
 	oldV, l.oldV = agent.Input(g, dt, "old_value", m)
-	constant := func(name string, v float64) *G.Node {
-		n, t := agent.Input(g, dt, name, m)
-		vals := make([]float64, m)
-		for i := range vals {
-			vals[i] = v
-		}
-		agent.SetFloat64s(t, vals)
-		return n
-	}
+	var ratioLo, ratioHi, vLo, vHi *G.Node
+	ratioLo, l.ratioLo = agent.Input(g, dt, "ratio_lo", m)
+	ratioHi, l.ratioHi = agent.Input(g, dt, "ratio_hi", m)
+	vLo, l.vLo = agent.Input(g, dt, "v_lo", m)
+	vHi, l.vHi = agent.Input(g, dt, "v_hi", m)
+	l.setClip(cfg.ClipCoef)
 	var err error
 	must := func(n *G.Node, e error) *G.Node {
 		if e != nil && err == nil {
@@ -80,7 +77,7 @@ func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 
 	// Clipped surrogate objective.
 	ratio := must(G.Exp(must(G.Sub(logp, oldLP))))
-	clipped := must(G.MinBetween(must(G.MaxBetween(ratio, constant("ratio_lo", 1-cfg.ClipCoef))), constant("ratio_hi", 1+cfg.ClipCoef)))
+	clipped := must(G.MinBetween(must(G.MaxBetween(ratio, ratioLo)), ratioHi))
 	negAdv := must(G.Neg(adv))
 	pg1 := must(G.HadamardProd(negAdv, ratio))
 	pg2 := must(G.HadamardProd(negAdv, clipped))
@@ -91,7 +88,7 @@ func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 	sq := must(G.Square(must(G.Sub(v, ret))))
 	if cfg.ClipVLoss {
 		dv := must(G.Sub(v, oldV))
-		dvc := must(G.MinBetween(must(G.MaxBetween(dv, constant("v_lo", -cfg.ClipCoef))), constant("v_hi", cfg.ClipCoef)))
+		dvc := must(G.MinBetween(must(G.MaxBetween(dv, vLo)), vHi))
 		vc := must(G.Add(oldV, dvc))
 		sqc := must(G.Square(must(G.Sub(vc, ret))))
 		sq = must(G.MaxBetween(sq, sqc))
@@ -114,6 +111,21 @@ func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 		return nil, fmt.Errorf("ppo: differentiate loss: %w", err)
 	}
 	return l, nil
+}
+
+// setClip sets the clip coefficient eps of the surrogate and value clipping.
+func (l *lossGraph) setClip(eps float64) {
+	fill := func(t *tensor.Dense, v float64) {
+		vals := make([]float64, l.m)
+		for i := range vals {
+			vals[i] = v
+		}
+		agent.SetFloat64s(t, vals)
+	}
+	fill(l.ratioLo, 1-eps)
+	fill(l.ratioHi, 1+eps)
+	fill(l.vLo, -eps)
+	fill(l.vHi, eps)
 }
 
 // scalarOf returns a scalar (or the first element of a tensor) as float64.

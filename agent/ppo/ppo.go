@@ -77,6 +77,8 @@ type Trainer struct {
 
 	numEnvs, batch, obsDim, actWidth int
 	held                             []float32 // N x obsDim: each env's current raw observation
+	heldU8                           []uint8   // the same for pixel observations (pixels.go)
+	rawRewardCol, gameOverCol        int       // info columns "reward" and "terminated", or -1
 	pending                          []int     // rollout slot waiting for each env's result
 	epRet                            []float64 // raw return of each env's running episode
 	epLen                            []int
@@ -102,9 +104,6 @@ func New(s Setup) (*Trainer, error) {
 	if err := s.PPO.Check(s.Pool.NumEnvs); err != nil {
 		return nil, err
 	}
-	if s.Spec.ObsSpace.DType != envpool.Float32 {
-		return nil, fmt.Errorf("ppo: task %s has %v observations; the MLP agent takes float32 observations", s.Spec.TaskID, s.Spec.ObsSpace.DType)
-	}
 	t := &Trainer{cfg: s.PPO, spec: s.Spec}
 	t.numEnvs = s.Pool.NumEnvs
 	t.batch = s.Pool.BatchSize
@@ -115,7 +114,7 @@ func New(s Setup) (*Trainer, error) {
 		return nil, fmt.Errorf("env.batch_size = %d must divide env.num_envs = %d", t.batch, t.numEnvs)
 	}
 	var err error
-	if t.policy, err = agent.NewPolicy(&t.spec, s.Net, tensor.Float32); err != nil {
+	if t.policy, err = newPolicy(&t.spec, s.Net, s.PPO); err != nil { // pixels.go
 		return nil, err
 	}
 	t.params = t.policy.Params()
@@ -132,7 +131,7 @@ func New(s Setup) (*Trainer, error) {
 	// into bound tensors (reference/GORGONIA.md).
 	gi := G.NewGraph()
 	var obs *G.Node
-	obs, t.infObs = agent.Input(gi, tensor.Float32, "obs", t.batch, t.obsDim)
+	obs, t.infObs = t.policy.ObsInput(gi, tensor.Float32, "obs", t.batch)
 	if t.infPN, err = t.policy.Build(gi, obs); err != nil {
 		return nil, err
 	}
@@ -154,8 +153,7 @@ func New(s Setup) (*Trainer, error) {
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
 	t.rew = agent.NewRewardScaler(t.numEnvs, s.PPO.Gamma, s.PPO.RewardClip)
-	t.store = agent.NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
-	t.held = make([]float32, t.numEnvs*t.obsDim)
+	t.initObs(total) // held observations and the rollout, float32 or pixels (pixels.go)
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
 	t.epLen = make([]int, t.numEnvs)
@@ -205,7 +203,7 @@ func (t *Trainer) Policy() *agent.Policy { return t.policy }
 
 // StatNames lists the per-update statistics Iterate returns, in order.
 func StatNames() []string {
-	return []string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance", "learning_rate", "epochs"}
+	return []string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance", "learning_rate", "clip_coef", "epochs"}
 }
 
 // Iterate collects one rollout and runs one PPO update. It returns the episodes that
@@ -217,11 +215,15 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 			return nil, nil, err
 		}
 	}
-	lr := t.cfg.LearningRate
+	frac := max(1-float64(t.updates)/float64(t.numUpdates), 0) // 1 at the start, toward 0 at the end
+	lr, clip := t.cfg.LearningRate, t.cfg.ClipCoef
 	if t.cfg.AnnealLR {
-		lr *= 1 - float64(t.updates)/float64(t.numUpdates)
-		lr = max(lr, 0)
+		lr *= frac
 	}
+	if t.cfg.AnnealClip {
+		clip *= frac
+	}
+	t.train.setClip(clip)
 	if err := t.collect(); err != nil {
 		return nil, nil, err
 	}
@@ -231,7 +233,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	if err := t.store.ComputeGAE(t.lastValues, t.cfg.Gamma, t.cfg.GAELambda, t.cfg.BootstrapTruncated); err != nil {
 		return nil, nil, err
 	}
-	stats, err := t.learn(lr)
+	stats, err := t.learn(lr, clip)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -250,11 +252,9 @@ func (t *Trainer) reset() error {
 			return err
 		}
 		for i := range b.Size {
-			copy(t.held[int(b.EnvID[i])*t.obsDim:], b.RowF32(i))
+			t.hold(int(b.EnvID[i]), b, i)
 		}
-		if t.cfg.NormObs {
-			t.obsRMS.Update(b.ObsF32, b.Size)
-		}
+		t.updateObsStats(b)
 	}
 	t.started = true
 	return nil
@@ -316,9 +316,8 @@ func (t *Trainer) forward() (out, values []float32, err error) {
 // act samples actions for the envs in ids from their current observations, stores the
 // slots and sends the actions.
 func (t *Trainer) act(ids []int32) error {
-	in := t.infObs.Data().([]float32)
 	for k, e := range ids {
-		t.normalized(t.held[int(e)*t.obsDim:(int(e)+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+		t.inputHeld(k, int(e))
 	}
 	out, values, err := t.forward()
 	if err != nil {
@@ -331,7 +330,7 @@ func (t *Trainer) act(ids []int32) error {
 		if err != nil {
 			return err
 		}
-		copy(t.store.ObsRow(slot), in[k*t.obsDim:(k+1)*t.obsDim])
+		t.storeObs(slot, k)
 		a := t.store.ActRow(slot)
 		t.store.LogP[slot] = t.policy.Sample(out[k*t.policy.ActDim:(k+1)*t.policy.ActDim], t.rng, a)
 		t.store.Value[slot] = values[k]
@@ -372,27 +371,26 @@ func (t *Trainer) absorb(b *envpool.Batch) error {
 		t.store.Truncated[slot] = b.Truncated[i] && !b.Terminated[i]
 		t.store.Complete[slot] = true
 		t.envSteps++
-		t.epRet[e] += float64(b.Reward[i])
+		t.epRet[e] += t.rawReward(b, i) // raw score, games not lives (pixels.go)
 		t.epLen[e]++
 		if t.dones[i] {
-			t.episodes = append(t.episodes, agent.Episode{EnvStep: t.envSteps, EnvID: e, Return: t.epRet[e], Length: t.epLen[e]})
-			t.epRet[e], t.epLen[e] = 0, 0
+			if t.episodeOver(b, i) {
+				t.episodes = append(t.episodes, agent.Episode{EnvStep: t.envSteps, EnvID: e, Return: t.epRet[e], Length: t.epLen[e]})
+				t.epRet[e], t.epLen[e] = 0, 0
+			}
 			if t.store.Truncated[slot] && t.cfg.BootstrapTruncated {
 				t.finals = append(t.finals, i)
 			}
 		}
-		copy(t.held[e*t.obsDim:(e+1)*t.obsDim], b.RowF32(i))
+		t.hold(e, b, i)
 	}
-	if t.cfg.NormObs {
-		t.obsRMS.Update(b.ObsF32, n)
-	}
+	t.updateObsStats(b)
 	if len(t.finals) == 0 {
 		return nil
 	}
-	in := t.infObs.Data().([]float32)
-	clear(in)
+	t.clearInput()
 	for k, i := range t.finals {
-		t.normalized(b.FinalObsF32[i*t.obsDim:(i+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+		t.inputFinal(k, b, i)
 	}
 	_, values, err := t.forward()
 	if err != nil {
@@ -407,11 +405,9 @@ func (t *Trainer) absorb(b *envpool.Batch) error {
 // values computes V of every env's current observation: the bootstrap after its last
 // slot of the rollout.
 func (t *Trainer) values() error {
-	in := t.infObs.Data().([]float32)
 	for c := 0; c < t.numEnvs; c += t.batch {
 		for k := range t.batch {
-			e := c + k
-			t.normalized(t.held[e*t.obsDim:(e+1)*t.obsDim], in[k*t.obsDim:(k+1)*t.obsDim])
+			t.inputHeld(k, c+k)
 		}
 		_, values, err := t.forward()
 		if err != nil {
@@ -423,13 +419,12 @@ func (t *Trainer) values() error {
 }
 
 // learn runs update_epochs passes of shuffled minibatches over the rollout.
-func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
+func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 	l := t.train
 	m := l.m
 	for i := range t.idx {
 		t.idx[i] = i
 	}
-	obs := l.obs.Data().([]float32)
 	act := l.act.Data().([]float32)
 	oldLP, adv := l.oldLP.Data().([]float32), l.adv.Data().([]float32)
 	ret, oldV := l.ret.Data().([]float32), l.oldV.Data().([]float32)
@@ -443,7 +438,7 @@ func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
 			mb := t.idx[start : start+m]
 			clear(act)
 			for k, i := range mb {
-				copy(obs[k*t.obsDim:(k+1)*t.obsDim], t.store.ObsRow(i))
+				t.loadObs(k, i)
 				if t.policy.Head == agent.HeadCategorical {
 					act[k*t.policy.ActDim+int(t.store.Act[i])] = 1
 				} else {
@@ -467,7 +462,7 @@ func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
 				logRatio := float64(newLP[k]) - float64(oldLP[k])
 				r := math.Exp(logRatio)
 				kl += (r - 1) - logRatio
-				if math.Abs(r-1) > t.cfg.ClipCoef {
+				if math.Abs(r-1) > clip {
 					clipped++
 				}
 			}
@@ -505,6 +500,7 @@ func (t *Trainer) learn(lr float64) ([]agent.Stat, error) {
 		{Name: "clip_frac", Value: sumClip / n},
 		{Name: "explained_variance", Value: t.store.ExplainedVariance()},
 		{Name: "learning_rate", Value: lr},
+		{Name: "clip_coef", Value: clip},
 		{Name: "epochs", Value: float64(epochs)},
 	}, nil
 }

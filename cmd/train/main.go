@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,6 +83,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", "", "TOML run config (e.g. configs/cartpole.toml)")
 	resume := fs.String("resume", "", "continue the run in this run directory from its latest checkpoint")
 	seed := fs.String("seed", "", "run seed (same as -set run.seed=N)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof FILE)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a config key, e.g. -set ppo.learning_rate=3e-4 (repeatable)")
 	fs.Usage = func() {
@@ -135,6 +137,18 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		opts.Config = cfg
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "train: -cpuprofile: %v\n", err)
+			return 2
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -651,3 +651,75 @@ func TestRenderSkipExact(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolRows runs Breakout-v5 in an async pool and checks what the rows carry: the
+// observation shape, the info columns, and that an env's rows match the same env run
+// alone with the same seed and actions (the pool adds nothing and loses nothing).
+func TestPoolRows(t *testing.T) {
+	testROM(t, "breakout")
+	pool, err := envs.Make("Breakout-v5", envs.Options{Options: envpool.Options{NumEnvs: 4, BatchSize: 2, NumThreads: 2, Seed: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	spec := pool.Spec()
+	if spec.FrameSkip != 4 || spec.ObsSpace.Size() != 4*84*84 || spec.ActionSpace.N != 4 {
+		t.Fatalf("spec %+v", spec)
+	}
+	for i, k := range InfoKeys {
+		if spec.InfoIndex(k) != i {
+			t.Fatalf("info key %s at %d", k, spec.InfoIndex(k))
+		}
+	}
+	// Env 1 alone, fed the actions the pool gives env 1.
+	alone, aspec := testEnv(t, "breakout", 11, nil)
+	alone.Reset()
+	b, err := pool.Reset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []float32 // actions sent to env 1, in order
+	checked := 0
+	ids := make([]int32, 2)
+	acts := make([]float32, 2)
+	for step := range 200 {
+		copy(ids, b.EnvID)
+		for j := range acts {
+			acts[j] = float32((step + j) % 4)
+		}
+		for j, id := range ids {
+			if id == 1 && !b.Done(j) {
+				sent = append(sent, acts[j])
+			}
+		}
+		if b, err = pool.Step(acts, ids); err != nil {
+			t.Fatal(err)
+		}
+		for j := range b.Size {
+			if b.EnvID[j] != 1 || b.First[j] {
+				continue
+			}
+			if len(sent) == 0 {
+				t.Fatal("a row of env 1 without a sent action")
+			}
+			res := alone.Step(sent[0:1])
+			sent = sent[1:]
+			obs, info := observe(alone, aspec)
+			if string(b.RowU8(j)) != string(obs) || b.Reward[j] != res.Reward || b.Terminated[j] != res.Terminated {
+				t.Fatalf("step %d: env 1's pool row differs from the env run alone", step)
+			}
+			for k := range info {
+				if b.InfoRow(j)[k] != info[k] {
+					t.Fatalf("step %d: info %s = %v, alone %v", step, InfoKeys[k], b.InfoRow(j)[k], info[k])
+				}
+			}
+			checked++
+			if res.Terminated || res.Truncated {
+				alone.Reset()
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked only %d rows of env 1", checked)
+	}
+}

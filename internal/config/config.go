@@ -153,11 +153,9 @@ func (c *Config) CheckTask(spec *envpool.Spec) error {
 		}
 		return nil
 	}
-	if _, err := agent.ResolveHead(c.Net.Head, spec.ActionSpace); err != nil {
+	// PPO: the network (ppo.network: mlp or nature_cnn) and the head must fit.
+	if err := ppo.CheckSpec(c.PPO, c.Net, spec); err != nil {
 		return fmt.Errorf("config: %w", err)
-	}
-	if spec.ObsSpace.DType != envpool.Float32 {
-		return fmt.Errorf("config: env.task = %s has %v observations; the MLP agent needs float32 observations", spec.TaskID, spec.ObsSpace.DType)
 	}
 	return nil
 }

@@ -327,6 +327,7 @@ type aleEnv interface{ ALE() *atari.ALE }
 // two wide so that the picture has roughly its television aspect.
 type aleFramer struct{ env aleEnv }
 
+// Frame returns the emulator's last frame as a new image.
 func (f aleFramer) Frame() (*image.Paletted, error) {
 	ale := f.env.ALE()
 	return render.Atari(ale.Screen(), atari.ScreenWidth, ale.ScreenHeight(), 2, 1)

@@ -189,3 +189,78 @@ func TestRandomAgentAtari(t *testing.T) {
 		t.Errorf("the last Pong frame has %d colours; the game shows field, walls, paddles and score", len(colours))
 	}
 }
+
+// TestImpalaNatureCNN trains IMPALA on Pong for a few unrolls, loads its checkpoint's
+// Nature CNN and checks that the policy head's weights reach the logits, then plays.
+func TestImpalaNatureCNN(t *testing.T) {
+	roms := os.Getenv("RLPOOL_ROMS")
+	if roms == "" {
+		t.Skip("RLPOOL_ROMS is not set: no Pong ROM")
+	}
+	sets := []string{"run.algo=impala", "run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=40",
+		"run.threads=1", "run.log_interval=20", "run.checkpoint_interval=0", "env.task=Pong-v5",
+		"env.num_envs=2", "env.batch_size=2", "env.options.roms_dir=" + roms, "impala.unroll_length=5",
+		"impala.batch_size=2", "impala.queue_size=4", "impala.network=auto"}
+	cfg, err := config.FromMap(map[string]any{}, sets, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := train.Run(context.Background(), train.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load(res.Dir, "latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.cnn == nil {
+		t.Fatal("an IMPALA Pong checkpoint did not load as a Nature CNN")
+	}
+	obs := make([]uint8, a.Spec.ObsSpace.Size())
+	for i := range obs {
+		obs[i] = uint8(i * 7)
+	}
+	before, err := a.cnn.logits(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = append([]float32(nil), before...)
+	// Raise the bias of action 0 in the checkpoint: exactly logit 0 must follow.
+	f, _ := os.Open(filepath.Join(res.Dir, "checkpoints", "latest.ckpt"))
+	ck, err := agent.ReadCheckpoint(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.F32[policyBias][0] += 1
+	net, err := loadNature(ck, a.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := net.logits(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		want := before[i]
+		if i == 0 {
+			want++
+		}
+		if math.Abs(float64(after[i]-want)) > 1e-4 {
+			t.Fatalf("logits %v after raising bias 0, want %v + [1 0 ...]", after, before)
+		}
+	}
+	delete(ck.F32, policyWeight)
+	if _, err := loadNature(ck, a.Spec); err == nil {
+		t.Error("a checkpoint without the policy head loaded")
+	}
+	a.Config.Env.MaxEpisodeSteps = 30
+	rec := render.NewRecorder(a.FrameDelay(), 0)
+	eps, err := a.Play(Options{Episodes: 1, Seed: 2, Deterministic: true, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps[0].Length != 30 || rec.Len() != 31 {
+		t.Errorf("played %+v with %d frames, want 30 steps and 31 frames", eps[0], rec.Len())
+	}
+}

@@ -43,8 +43,9 @@ func Atari(screen []byte, width, height, sx, sy int) (*image.Paletted, error) {
 }
 
 // Framer is what an environment implements to be recorded from its own pixels instead
-// of a drawing of its observation: Frame returns the current screen. An Atari env can
-// return Atari(ale.Screen(), 160, ale.ScreenHeight(), 2, 1).
+// of a drawing of its observation: Frame returns the current screen as a new image
+// (the recorder keeps it). An Atari env can return Atari(ale.Screen(), 160,
+// ale.ScreenHeight(), 2, 1); play does that itself for envs with an ALE() method.
 type Framer interface {
 	Frame() (*image.Paletted, error)
 }

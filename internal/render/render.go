@@ -197,7 +197,7 @@ func Classic(task string, obs []float32) (*image.Paletted, error) {
 func cartPole(o []float64) *image.Paletted {
 	const w, h = 300, 200
 	c := NewCanvas(w, h, ClassicPalette, White)
-	c.Scale = w / 4.8
+	c.Scale = w / 5.6 // the track (+-2.4) with a margin: a cart at the limit stays in view
 	c.OX, c.OY = w/2, 130
 	c.Line(-2.4, 0, 2.4, 0, 1, Black) // track
 	x, th := o[0], o[2]

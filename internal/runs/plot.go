@@ -11,7 +11,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -110,6 +109,14 @@ func indexOf(s []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// tab10 are ten well-separated line colours (matplotlib's default cycle).
+var tab10 = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+	color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255}, color.RGBA{188, 189, 34, 255},
+	color.RGBA{23, 190, 207, 255},
 }
 
 // Axis is what a learning curve is drawn against.
@@ -211,7 +218,7 @@ func WritePlot(w io.Writer, runs []*Run, axis Axis) error {
 	p.Legend.Left = false
 	drawn := 0
 	for i, g := range GroupBySeed(runs) {
-		col := plotutil.Color(i)
+		col := tab10[i%len(tab10)]
 		if len(g.Runs) == 1 {
 			xs, ys := curveXY(g.Runs[0], axis)
 			if len(xs) == 0 {

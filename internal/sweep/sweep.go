@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/runs"
 )
@@ -144,6 +145,9 @@ type sweeper struct {
 	opts    Options
 	folder  string
 	threads int
+	// autoPoolThreads: the trials' env.num_threads is 0 (one worker per core), so the
+	// sweep sets it to each trial's share of the cores.
+	autoPoolThreads bool
 
 	mu      sync.Mutex
 	csvFile *os.File
@@ -178,6 +182,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	if err := sw.prepare(); err != nil {
 		return nil, err
 	}
+	sw.autoPoolThreads = poolThreadsAuto(spec)
 	defer sw.csvFile.Close()
 
 	plan := spec.Plan()
@@ -302,6 +307,19 @@ func (sw *sweeper) prepare() error {
 	return nil
 }
 
+// poolThreadsAuto reports whether the trials would leave env.num_threads at 0 (a pool
+// worker per core): the base config with the sweep's overrides says 0 and no searched
+// parameter sets it.
+func poolThreadsAuto(s *Spec) bool {
+	for _, p := range s.Params {
+		if p.Key == "env.num_threads" {
+			return false
+		}
+	}
+	cfg, err := config.Load(s.Base, s.Set)
+	return err == nil && cfg.Env.NumThreads == 0
+}
+
 // findRunDir returns the newest run directory of a trial in the sweep folder, or "".
 func (sw *sweeper) findRunDir(id string) string {
 	matches, _ := filepath.Glob(filepath.Join(sw.folder, id+"-*"))
@@ -331,6 +349,9 @@ func (sw *sweeper) args(t Trial) []string {
 	sets := append(append([]string(nil), sw.spec.Set...), t.Overrides(sw.spec.Params)...)
 	sets = append(sets, "run.dir="+sw.folder, "run.name="+t.ID, "run.seed="+strconv.FormatInt(t.Seed, 10),
 		"run.threads="+strconv.Itoa(sw.threads))
+	if sw.autoPoolThreads {
+		sets = append(sets, "env.num_threads="+strconv.Itoa(sw.threads))
+	}
 	if sw.spec.BudgetSteps > 0 {
 		sets = append(sets, "run.total_steps="+strconv.FormatInt(sw.spec.BudgetSteps, 10))
 	}

@@ -160,7 +160,7 @@ func fakeOptions(t *testing.T, dir string, env ...string) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Exe: exe, Poll: 10 * time.Millisecond, Grace: 30 * time.Second,
+	return Options{Exe: exe, CPUs: 2, Poll: 10 * time.Millisecond, Grace: 30 * time.Second,
 		Env: append([]string{"RLPOOL_FAKE_TRAIN=1", "RLPOOL_FAKE_LOG=" + filepath.Join(dir, "invocations.log")}, env...)}
 }
 
@@ -446,6 +446,14 @@ func TestTimeoutAndFailedTrials(t *testing.T) {
 	best, ok := Best(s, recs)
 	if !ok || best.Config != 2 {
 		t.Errorf("best = %+v: a timed-out trial still ran to its budget", best)
+	}
+	// The child got the sweep's overrides, its share of the cores for GOMAXPROCS and
+	// for the pool (the base config leaves env.num_threads at 0).
+	b, _ := os.ReadFile(filepath.Join(s.Folder(), status["t00-s1"].RunDir, "fake-sets.json"))
+	var sets map[string]string
+	json.Unmarshal(b, &sets)
+	if sets["run.threads"] != "2" || sets["env.num_threads"] != "2" || sets["run.total_steps"] != "3000" || sets["ppo.learning_rate"] != "0.001" {
+		t.Errorf("trial overrides %v", sets)
 	}
 }
 

@@ -277,3 +277,16 @@ func TestTaskMismatchMakesNoRunDirectory(t *testing.T) {
 		t.Errorf("run directory made for a bad config: %v", entries)
 	}
 }
+
+// With stop_at_target the run ends once the recent mean return reaches the target, and
+// meta.json records when.
+func TestStopAtTarget(t *testing.T) {
+	res := runOnce(t, context.Background(), Options{Config: testConfig(t, t.TempDir(), "run.target_return=-1000", "run.stop_at_target=true")})
+	if res.Status != rundir.StatusFinished || res.EnvSteps >= 2048 {
+		t.Fatalf("%+v: want an early finish", res)
+	}
+	meta, err := (&rundir.Dir{Path: res.Dir}).ReadMeta()
+	if err != nil || meta.TargetStep == nil || *meta.TargetStep != res.EnvSteps || !strings.Contains(meta.Reason, "target") {
+		t.Errorf("meta.json: %+v %v", meta, err)
+	}
+}

@@ -1,0 +1,159 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent/nn"
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// Networks a learner can put under its action and value heads, as spelt in configs
+// (ppo.network; IMPALA's impala.network uses the same words).
+const (
+	NetworkAuto      = "auto"       // nature_cnn for uint8 C x H x W observations, mlp otherwise
+	NetworkMLP       = "mlp"        // separate actor and critic MLPs ([net] hidden sizes)
+	NetworkNatureCNN = "nature_cnn" // one Nature CNN torso shared by a linear actor and critic
+)
+
+// IsImageSpace reports whether a space holds uint8 images, channels first (C x H x W):
+// what the Nature CNN takes.
+func IsImageSpace(s envpool.Space) bool {
+	return s.DType == envpool.Uint8 && len(s.Shape) == 3
+}
+
+// ResolveNetwork returns the network a config's network key asks for on a task, or an
+// error that names key and says what fits: auto picks nature_cnn for image observations
+// and mlp for float32 vectors.
+func ResolveNetwork(key, network string, spec *envpool.Spec) (string, error) {
+	img := IsImageSpace(spec.ObsSpace)
+	switch network {
+	case NetworkAuto, "":
+		if img {
+			return NetworkNatureCNN, nil
+		}
+		network = NetworkMLP
+	case NetworkMLP, NetworkNatureCNN:
+	default:
+		return "", fmt.Errorf("%s = %q: use auto, mlp or nature_cnn", key, network)
+	}
+	switch {
+	case network == NetworkNatureCNN && !img:
+		return "", fmt.Errorf("%s = nature_cnn needs uint8 image observations (C x H x W); %s has %v %v (use mlp or auto)",
+			key, spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
+	case network == NetworkMLP && spec.ObsSpace.DType != envpool.Float32:
+		return "", fmt.Errorf("%s = mlp needs float32 observations; %s has %v (use nature_cnn or auto)", key, spec.TaskID, spec.ObsSpace.DType)
+	}
+	return network, nil
+}
+
+// NatureTorso is the DQN Nature CNN (conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1,
+// dense 512, ReLU after each; reference/ALGORITHMS.md item 14) as plain weight tensors
+// that every graph built from it binds, like MLP's. Graphs are built from agent/nn's
+// fused ops: the first layer reads raw uint8 pixels and folds the 1/255 scale into its
+// GEMMs, so observations are never converted to float32 outside the network.
+type NatureTorso struct {
+	C, H, W int     // input planes and size
+	Params  []Param // conv1_w conv1_b conv2_w conv2_b conv3_w conv3_b dense_w dense_b
+}
+
+// NewNatureTorso allocates the torso's weights for C x H x W inputs (all zero until
+// Init). The parameter names and shapes are nn.NatureCNN's, so checkpoints of PPO and
+// IMPALA name the torso alike.
+func NewNatureTorso(c, h, w int) (torso *NatureTorso, err error) {
+	defer func() { // nn.NatureCNN panics on inputs it cannot take
+		if r := recover(); r != nil {
+			torso, err = nil, fmt.Errorf("agent: Nature CNN on %dx%dx%d inputs: %v", c, h, w, r)
+		}
+	}()
+	// A throwaway graph on one observation tells the parameters' names and shapes.
+	g := G.NewGraph()
+	x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(1, c, h, w), G.WithName("obs"),
+		G.WithValue(tensor.New(tensor.WithShape(1, c, h, w), tensor.Of(tensor.Uint8))))
+	_, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true})
+	torso = &NatureTorso{C: c, H: h, W: w}
+	for _, p := range ps {
+		torso.Params = append(torso.Params, Param{Name: p.Name(),
+			T: tensor.New(tensor.WithShape(p.Shape().Clone()...), tensor.Of(tensor.Float32))})
+	}
+	return torso, nil
+}
+
+// Init sets orthogonal weights with gain sqrt 2 (rows are the output channels, as
+// PyTorch's orthogonal_ flattens a kernel) and zero biases, as CleanRL's Atari agent.
+func (t *NatureTorso) Init(rng *rand.Rand) {
+	for _, p := range t.Params {
+		sh := p.T.Shape()
+		if len(sh) == 1 {
+			clear(p.F32())
+			continue
+		}
+		SetFloat64s(p.T, nn.Orthogonal(sh[0], sh.TotalSize()/sh[0], math.Sqrt2, rng))
+	}
+}
+
+// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, and
+// returns the (batch, 512) features and the weight nodes in Params order.
+func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node) (features *G.Node, params G.Nodes, err error) {
+	sh := x.Shape()
+	if sh.Dims() != 4 || sh[1] != t.C || sh[2] != t.H || sh[3] != t.W || x.Dtype() != tensor.Uint8 {
+		return nil, nil, fmt.Errorf("agent: the Nature CNN takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			features, params, err = nil, nil, fmt.Errorf("agent: build the Nature CNN: %v", r)
+		}
+	}()
+	vals := make([]tensor.Tensor, len(t.Params))
+	for i, p := range t.Params {
+		vals[i] = p.T
+	}
+	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals})
+	return f, append(G.Nodes(nil), ps...), nil
+}
+
+// NewCNNPolicy allocates CleanRL's Atari actor-critic for a spec with uint8 C x H x W
+// observations and Discrete actions: one Nature CNN torso whose 512 features feed a
+// linear categorical actor (orthogonal gain 0.01) and a linear critic (gain 1). Only
+// cfg.OrthoInit is read from cfg; the torso has no hidden sizes to choose.
+func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
+	if !IsImageSpace(spec.ObsSpace) {
+		return nil, fmt.Errorf("agent: the Nature CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
+	}
+	head, err := ResolveHead(cfg.Head, spec.ActionSpace)
+	if err != nil {
+		return nil, err
+	}
+	if head != HeadCategorical {
+		return nil, fmt.Errorf("agent: the Nature CNN policy has a categorical head; %s has a %v action space", spec.TaskID, spec.ActionSpace)
+	}
+	sh := spec.ObsSpace.Shape
+	p := &Policy{Head: head, ObsDim: spec.ObsSpace.Size(), ActDim: spec.ActionSpace.N, cfg: cfg}
+	if p.Torso, err = NewNatureTorso(sh[0], sh[1], sh[2]); err != nil {
+		return nil, err
+	}
+	// One-layer MLPs: their only layer is the output layer, so Act is never applied.
+	if p.Actor, err = NewMLP("actor", []int{nn.NatureFeatures, p.ActDim}, ActReLU, 0.01, tensor.Float32); err != nil {
+		return nil, err
+	}
+	if p.Critic, err = NewMLP("critic", []int{nn.NatureFeatures, 1}, ActReLU, 1.0, tensor.Float32); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ObsInput makes the graph input Build takes for a batch of observations, bound to a
+// fresh zero tensor that the caller fills in place: a batch x ObsDim matrix of dtype dt
+// for an MLP policy, or a uint8 (batch, C, H, W) tensor of raw pixels for a policy
+// with a Nature CNN torso.
+func (p *Policy) ObsInput(g *G.ExprGraph, dt tensor.Dtype, name string, batch int) (*G.Node, *tensor.Dense) {
+	if p.Torso == nil {
+		return Input(g, dt, name, batch, p.ObsDim)
+	}
+	t := tensor.New(tensor.WithShape(batch, p.Torso.C, p.Torso.H, p.Torso.W), tensor.Of(tensor.Uint8))
+	return G.NewTensor(g, tensor.Uint8, 4, G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t)), t
+}

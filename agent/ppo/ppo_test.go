@@ -1,0 +1,112 @@
+package ppo
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// walk is a tiny env for tests: a point that actions push around, episodes of random
+// length (terminations) cut at 7 steps by the time limit (truncations).
+type walk struct {
+	rng *rand.Rand
+	x   float64
+}
+
+func (w *walk) Reset() { w.x = w.rng.NormFloat64() }
+
+func (w *walk) Step(a []float32) envpool.StepResult {
+	w.x += float64(a[0]) - 0.5
+	return envpool.StepResult{Reward: float32(-math.Abs(w.x)), Terminated: w.rng.Float64() < 0.1}
+}
+
+func (w *walk) Observe(obs envpool.Obs, _ []float32) {
+	obs.F32[0], obs.F32[1] = float32(w.x), float32(w.rng.Float64())
+}
+
+func walkSetup(space envpool.Space, batch int) Setup {
+	spec := envpool.Spec{TaskID: "Walk-v0", ObsSpace: envpool.UniformBox(-5, 5, envpool.Float32, 2),
+		ActionSpace: space, MaxEpisodeSteps: 7, RewardThreshold: math.NaN()}
+	cfg := DefaultConfig()
+	cfg.NumSteps, cfg.NumMinibatches, cfg.UpdateEpochs = 16, 2, 2
+	cfg.NormObs, cfg.NormReward = true, true
+	return Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
+		return &walk{rng: rand.New(rand.NewPCG(uint64(seed), 5))}, nil
+	}, Pool: envpool.Options{NumEnvs: 4, BatchSize: batch, NumThreads: 1},
+		Net: agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true}, PPO: cfg, Seed: 1, TotalSteps: 1000}
+}
+
+// The log-probabilities stored while acting (computed in Go when sampling) equal what
+// the training graph computes for the same observations and actions before any update,
+// so the first ratios are 1; and every slot of a rollout is a complete transition, with
+// truncations bootstrapped.
+func TestRolloutMatchesTrainingGraph(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		space envpool.Space
+		batch int
+	}{
+		{"categorical-sync", envpool.DiscreteSpace(3), 0},
+		{"gaussian-async", envpool.BoxSpace([]float32{0}, []float32{1}), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := New(walkSetup(tc.space, tc.batch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			if err := tr.reset(); err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.collect(); err != nil {
+				t.Fatal(err)
+			}
+			st := tr.store
+			if st.N != 64 || tr.EnvSteps() != 64 {
+				t.Fatalf("%d slots, %d env steps; want 64", st.N, tr.EnvSteps())
+			}
+			truncated, terminated := 0, 0
+			for i := range st.N {
+				if !st.Complete[i] {
+					t.Fatalf("slot %d incomplete", i)
+				}
+				if st.Truncated[i] {
+					truncated++
+					if st.FinalValue[i] == 0 {
+						t.Errorf("truncated slot %d has no V(final obs)", i)
+					}
+				}
+				if st.Terminated[i] {
+					terminated++
+				}
+			}
+			if truncated == 0 || terminated == 0 {
+				t.Fatalf("%d truncations, %d terminations: the test needs both", truncated, terminated)
+			}
+			l := tr.train
+			obs, act := l.obs.Data().([]float32), l.act.Data().([]float32)
+			clear(act)
+			for k := range l.m {
+				copy(obs[k*tr.obsDim:], st.ObsRow(k))
+				if tr.policy.Head == agent.HeadCategorical {
+					act[k*tr.policy.ActDim+int(st.Act[k])] = 1
+				} else {
+					copy(act[k*tr.actWidth:], st.ActRow(k))
+				}
+			}
+			if err := tr.trainM.RunAll(); err != nil {
+				t.Fatal(err)
+			}
+			defer tr.trainM.Reset()
+			lp := l.logpOut.Data().([]float32)
+			for k := range l.m {
+				if d := math.Abs(float64(lp[k] - st.LogP[k])); d > 1e-5 {
+					t.Errorf("slot %d: graph log-prob %v, sampled %v", k, lp[k], st.LogP[k])
+				}
+			}
+		})
+	}
+}
