@@ -21,12 +21,15 @@ type lossGraph struct {
 	adv   *tensor.Dense // m: advantages, normalised by the caller when norm_adv is on
 	ret   *tensor.Dense // m: GAE returns (value targets)
 	oldV  *tensor.Dense // m: values at acting time
-	loss  *G.Node       // pg - ent_coef * entropy + vf_coef * v
-	pg    *G.Node       // clipped surrogate (item 8)
-	vl    *G.Node       // value loss (item 9)
-	ent   *G.Node       // mean entropy (item 10)
-	logp  *G.Node       // m: log pi(a|s) under the current weights
-	grads G.Nodes       // d loss / d param, in Policy.Params order
+	// Clip bounds as inputs (1-eps, 1+eps, -eps, +eps per row), so that an annealed
+	// clip_coef needs no new graph; setClip refills them.
+	ratioLo, ratioHi, vLo, vHi *tensor.Dense
+	loss                       *G.Node // pg - ent_coef * entropy + vf_coef * v
+	pg                         *G.Node // clipped surrogate (item 8)
+	vl                         *G.Node // value loss (item 9)
+	ent                        *G.Node // mean entropy (item 10)
+	logp                       *G.Node // m: log pi(a|s) under the current weights
+	grads                      G.Nodes // d loss / d param, in Policy.Params order
 	// Copies of the values read after a run (G.Read): intermediate nodes' own values
 	// may be overwritten later in the run when the compiler reuses their registers.
 	logpOut, pgOut, vlOut, entOut, lossOut G.Value

@@ -26,8 +26,9 @@ func sweepMain(args []string, w io.Writer) error {
 	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
 	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
+	retry := fs.Bool("retry-failed", false, "run the trials that failed in an earlier session again")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-parallel N] [-dry-run] [-summary]\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nwrites <dir>/<name>/sweep.csv and one run directory per trial, prints a summary\ntable and writes best.toml. Run it again after an interruption to continue.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-parallel N] [-retry-failed] [-dry-run] [-summary]\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nwrites <dir>/<name>/sweep.csv and one run directory per trial, prints a summary\ntable and writes best.toml. Run it again after an interruption to continue.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -83,7 +84,7 @@ func sweepMain(args []string, w io.Writer) error {
 		fmt.Fprintln(os.Stderr, "\ntrain sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
 		cancel()
 	}()
-	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w})
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
 	}

@@ -238,7 +238,14 @@ func (r *resizer) area(src, dst []uint8, changed []bool) {
 			continue
 		}
 		r.rowChanged[y] = true
-		r.horizontal(src[y*sw:(y+1)*sw], r.rowF[y][:dw])
+		row := src[y*sw : (y+1)*sw]
+		if y > 0 && string(row) == string(src[(y-1)*sw:y*sw]) {
+			// Atari kernels often draw a line twice: the first pass of the row above
+			// (current, whether just computed or kept) is this row's too.
+			copy(r.rowF[y][:dw], r.rowF[y-1][:dw])
+			continue
+		}
+		r.horizontal(row, r.rowF[y][:dw])
 	}
 	for dy := range r.dh {
 		sp := &r.ys[dy]

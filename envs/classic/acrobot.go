@@ -1,8 +1,6 @@
 package classic
 
 import (
-	"math/rand/v2"
-
 	"github.com/rlpool/rlpool/envpool"
 
 	"math"
@@ -35,11 +33,11 @@ func acrobotSpec() envpool.Spec {
 
 // Acrobot is Acrobot-v1: swing a two-link chain's tip above a line by torquing the elbow.
 type Acrobot struct {
-	rng   *rand.Rand
+	seeded
 	state [4]float64 // theta1, theta2, dtheta1, dtheta2
 }
 
-func newAcrobot(seed int64) *Acrobot { return &Acrobot{rng: newRand(seed)} }
+func newAcrobot(seed int64) *Acrobot { return &Acrobot{seeded: newSeeded(seed)} }
 
 // Reset draws the state from U(-0.1, 0.1), rounded to float32 as Gymnasium does.
 func (e *Acrobot) Reset() {

@@ -2,7 +2,6 @@ package classic
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -31,7 +30,7 @@ func cartPoleSpec() envpool.Spec {
 
 // CartPole is CartPole-v1: push a cart left or right to keep a pole upright.
 type CartPole struct {
-	rng   *rand.Rand
+	seeded
 	state [4]float64 // x, x_dot, theta, theta_dot
 	// stepsBeyond counts steps taken after termination without a reset; -1 means None.
 	stepsBeyond int
@@ -39,7 +38,7 @@ type CartPole struct {
 }
 
 func newCartPole(seed int64, suttonBarto bool) *CartPole {
-	return &CartPole{rng: newRand(seed), stepsBeyond: -1, suttonBarto: suttonBarto}
+	return &CartPole{seeded: newSeeded(seed), stepsBeyond: -1, suttonBarto: suttonBarto}
 }
 
 // Reset draws each state entry from U(-0.05, 0.05).

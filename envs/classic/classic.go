@@ -21,11 +21,6 @@ var pi = math.Pi
 
 const family = "classic"
 
-// newRand returns the per-env generator: a PCG stream fixed by the env's seed.
-func newRand(seed int64) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15))
-}
-
 // uniform draws from U(low, high) as numpy's Generator.uniform does: low + (high-low)*u.
 func uniform(r *rand.Rand, low, high float64) float64 {
 	return low + float64((high-low)*r.Float64())

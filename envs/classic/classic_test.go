@@ -286,3 +286,61 @@ func TestCartPoleEpisodeThroughPool(t *testing.T) {
 		t.Fatalf("pushing right: terminated %v after reward %v", b.Terminated[0], total)
 	}
 }
+
+// TestStateRoundTrip saves every task's env mid-episode, restores it into a fresh env
+// of another seed, and checks both then produce the same steps and resets.
+func TestStateRoundTrip(t *testing.T) {
+	type stateful interface {
+		envpool.Env
+		MarshalBinary() ([]byte, error)
+		UnmarshalBinary([]byte) error
+	}
+	for _, id := range envs.List() {
+		t.Run(id, func(t *testing.T) {
+			a, spec, err := envs.MakeEnv(id, nil, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _, _ := envs.MakeEnv(id, nil, 99)
+			sa, ok := a.(stateful)
+			if !ok {
+				t.Skipf("%T is not a classic env", a)
+			}
+			act := []float32{1}
+			if spec.ActionSpace.Kind == envpool.Box {
+				act = []float32{0.3}
+			}
+			sa.Reset()
+			for range 7 {
+				sa.Step(act)
+			}
+			data, err := sa.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sb := b.(stateful)
+			if err := sb.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+			oa, ob := make([]float32, spec.ObsSpace.Size()), make([]float32, spec.ObsSpace.Size())
+			for k := range 30 {
+				if k%10 == 9 {
+					sa.Reset()
+					sb.Reset()
+				} else if ra, rb := sa.Step(act), sb.Step(act); ra != rb {
+					t.Fatalf("step %d: %+v vs %+v", k, ra, rb)
+				}
+				sa.Observe(envpool.Obs{F32: oa}, nil)
+				sb.Observe(envpool.Obs{F32: ob}, nil)
+				for i := range oa {
+					if oa[i] != ob[i] {
+						t.Fatalf("step %d: obs %v vs %v", k, oa, ob)
+					}
+				}
+			}
+			if err := sb.UnmarshalBinary(data[:len(data)-3]); err == nil {
+				t.Fatal("truncated state accepted")
+			}
+		})
+	}
+}

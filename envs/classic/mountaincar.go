@@ -2,7 +2,6 @@ package classic
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -31,7 +30,7 @@ func mountainCarContinuousSpec() envpool.Spec {
 
 // MountainCar is MountainCar-v0: rock an underpowered car out of a valley (goal x >= 0.5).
 type MountainCar struct {
-	rng           *rand.Rand
+	seeded
 	pos, vel      float64
 	goalVelocity  float64
 	goalPosition  float64
@@ -40,13 +39,13 @@ type MountainCar struct {
 }
 
 func newMountainCar(seed int64, goalVelocity float64) *MountainCar {
-	return &MountainCar{rng: newRand(seed), goalVelocity: goalVelocity, goalPosition: 0.5}
+	return &MountainCar{seeded: newSeeded(seed), goalVelocity: goalVelocity, goalPosition: 0.5}
 }
 
 // newMountainCarContinuous is MountainCarContinuous-v0: the same valley with a real-valued
 // force, goal x >= 0.45, reward 100 at the goal minus 0.1 a^2 per step.
 func newMountainCarContinuous(seed int64, goalVelocity float64) *MountainCar {
-	return &MountainCar{rng: newRand(seed), goalVelocity: goalVelocity, goalPosition: 0.45, continuous: true}
+	return &MountainCar{seeded: newSeeded(seed), goalVelocity: goalVelocity, goalPosition: 0.45, continuous: true}
 }
 
 // Reset puts the car at rest at a position drawn from U(-0.6, -0.4).

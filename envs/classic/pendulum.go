@@ -2,7 +2,6 @@ package classic
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -25,14 +24,14 @@ func pendulumSpec() envpool.Spec {
 
 // Pendulum is Pendulum-v1: swing a pendulum up and hold it with a bounded torque.
 type Pendulum struct {
-	rng           *rand.Rand
+	seeded
 	theta, thDot  float64
 	g             float64
 	lastU         float32
 	costTermsLast [3]float64
 }
 
-func newPendulum(seed int64, g float64) *Pendulum { return &Pendulum{rng: newRand(seed), g: g} }
+func newPendulum(seed int64, g float64) *Pendulum { return &Pendulum{seeded: newSeeded(seed), g: g} }
 
 // Reset draws theta from U(-pi, pi) and theta_dot from U(-1, 1).
 func (e *Pendulum) Reset() {

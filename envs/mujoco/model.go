@@ -14,6 +14,8 @@ type Model struct {
 	p    unsafe.Pointer
 	name string
 
+	// NQ, NV, NU, NBody and NSite are mjModel's sizes: position coordinates, degrees of
+	// freedom, actuators, bodies (world included) and sites.
 	NQ, NV, NU, NBody, NSite int
 	// Timestep is opt.timestep, the length of one mj_step.
 	Timestep float64
@@ -130,6 +132,9 @@ type Data struct {
 	m *Model
 	p unsafe.Pointer
 
+	// Views of the mjData arrays of the same names (qpos, qvel, ctrl, xpos, xipos,
+	// site_xpos, cinert, cvel, qfrc_actuator, qfrc_constraint, cfrc_ext), row-major.
+	// After mj_step the kinematic ones are one evaluation behind qpos (spec section 0).
 	Qpos, Qvel, Ctrl             []float64
 	Xpos, Xipos, SiteXpos        []float64
 	Cinert, Cvel                 []float64

@@ -110,6 +110,12 @@ func Load(runDir, which string) (*Agent, error) {
 		return nil, fmt.Errorf("play: %s was written by %s, but the run's config says run.algo = %s", a.Checkpoint, ckpt.Algo, cfg.Run.Algo)
 	}
 	netCfg := cfg.Net
+	if cfg.Run.Algo != impala.Algo && ppoNature(cfg, &a.Spec) { // PPO from pixels (cnn_ppo.go)
+		if a.cnn, err = loadPPONature(ckpt, a.Spec); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
 	if cfg.Run.Algo == impala.Algo {
 		// IMPALA: the Nature CNN for image observations (network auto or nature_cnn),
 		// else the [net] MLPs with a categorical head, as agent/impala builds them.

@@ -171,6 +171,9 @@ func learnerColumns(t *Table) []string {
 	return out
 }
 
+// learnerSections are the config sections that belong to one learner (run.algo).
+var learnerSections = map[string]bool{"ppo": true, "impala": true}
+
 // WriteShow prints one run: where and how it ran, its config by section, its metrics
 // summary and when it reached each threshold.
 func WriteShow(w io.Writer, r *Run, thresholds []float64) error {
@@ -201,6 +204,9 @@ func WriteShow(w io.Writer, r *Run, thresholds []float64) error {
 	fmt.Fprintln(w, "\nconfig")
 	names, keys := sections(r.Config)
 	for _, sec := range names {
+		if learnerSections[sec] && r.Algo != "" && sec != r.Algo {
+			continue // another learner's settings: resolved, but unused by this run
+		}
 		var line strings.Builder
 		fmt.Fprintf(&line, "  [%s]", sec)
 		width := line.Len()

@@ -56,6 +56,9 @@ type Options struct {
 	Grace time.Duration
 	// Env is added to each trial's environment (tests use it).
 	Env []string
+	// RetryFailed runs the failed trials of a resumed sweep again (their rows are
+	// dropped from sweep.csv); otherwise a failed trial counts as done.
+	RetryFailed bool
 }
 
 // Record is one row of sweep.csv: a trial's outcome.
@@ -280,6 +283,15 @@ func (sw *sweeper) prepare() error {
 	recs, err := ReadResults(csvPath, sw.spec)
 	if err != nil {
 		return err
+	}
+	if sw.opts.RetryFailed {
+		kept := recs[:0]
+		for _, r := range recs {
+			if r.Status != StatusFailed {
+				kept = append(kept, r)
+			}
+		}
+		recs = kept
 	}
 	// Rewrite the file without a partial last line, then append to it.
 	if err := rundir.WriteAtomic(csvPath, func(w io.Writer) error {

@@ -447,6 +447,17 @@ func TestTimeoutAndFailedTrials(t *testing.T) {
 	if !ok || best.Config != 2 {
 		t.Errorf("best = %+v: a timed-out trial still ran to its budget", best)
 	}
+	// Resuming runs nothing; with RetryFailed the failed trial runs (and fails) again.
+	n := len(invocations(t, dir))
+	if _, err := Run(context.Background(), s, fakeOptions(t, dir)); err != nil || len(invocations(t, dir)) != n {
+		t.Errorf("a resumed sweep reran trials (%v)", err)
+	}
+	opts = fakeOptions(t, dir)
+	opts.RetryFailed = true
+	again, err := Run(context.Background(), s, opts)
+	if err != nil || len(invocations(t, dir)) != n+3 || len(again) != 3 { // 3 tokens per invocation line
+		t.Errorf("RetryFailed: %d trials rerun, %d records (%v)", (len(invocations(t, dir))-n)/3, len(again), err)
+	}
 	// The child got the sweep's overrides, its share of the cores for GOMAXPROCS and
 	// for the pool (the base config leaves env.num_threads at 0).
 	b, _ := os.ReadFile(filepath.Join(s.Folder(), status["t00-s1"].RunDir, "fake-sets.json"))

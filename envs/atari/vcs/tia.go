@@ -205,11 +205,56 @@ var deferDraw = func() (d [64]bool) {
 	return d
 }()
 
+// unchanged reports whether writing v to reg would leave every TIA state value as it
+// is (a game rewriting the same colour, playfield or graphics). Such a write cannot
+// change what is drawn either, so it is deferred like the deferDraw registers.
+func (t *tia) unchanged(reg uint16, v uint8) bool {
+	switch reg {
+	case 0x01:
+		return v == t.vblank
+	case 0x06, 0x07, 0x08, 0x09:
+		c := v & 0xFE
+		if t.colorLoss && t.lastScanlines&1 != 0 {
+			c |= 1
+		}
+		return c == t.colors[[4]int{2, 3, 1, 0}[reg-6]]
+	case 0x0A:
+		return v == t.ctrlpf
+	case 0x0B:
+		return (v&8 != 0) == t.refp0
+	case 0x0C:
+		return (v&8 != 0) == t.refp1
+	case 0x0D:
+		return t.pf&0xFFFF0|uint32(v>>4) == t.pf
+	case 0x0E:
+		return t.pf&0xFF00F|uint32(v)<<4 == t.pf
+	case 0x0F:
+		return t.pf&0x00FFF|uint32(v)<<12 == t.pf
+	case 0x1B:
+		return v == t.grp0 && t.dgrp1 == t.grp1
+	case 0x1C:
+		return v == t.grp1 && t.dgrp0 == t.grp0 && t.denabl == t.enabl
+	case 0x1D:
+		return (v&2 != 0) == t.enam0
+	case 0x1E:
+		return (v&2 != 0) == t.enam1
+	case 0x1F:
+		return (v&2 != 0) == t.enabl
+	case 0x25:
+		return (v&1 != 0) == t.vdelp0
+	case 0x26:
+		return (v&1 != 0) == t.vdelp1
+	case 0x27:
+		return (v&1 != 0) == t.vdelbl
+	}
+	return false
+}
+
 // write handles a CPU write to a TIA register (notes §5.2, §5.7).
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
-	if deferDraw[reg] && (clock-t.frameStart)/228 <= t.maxLines {
+	if (deferDraw[reg] || t.unchanged(reg, v)) && (clock-t.frameStart)/228 <= t.maxLines {
 		if clock > t.pending {
 			t.pending = clock
 		}

@@ -1,0 +1,90 @@
+package play
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent"
+	_ "github.com/rlpool/rlpool/envs/atari"
+	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/train"
+)
+
+// A PPO Pong checkpoint (ppo.network auto: the Nature CNN) loads for playing, and the
+// player's logits are the trained policy's: the same as agent's CNN policy computes
+// from the checkpoint's weights.
+func TestPPONatureCNN(t *testing.T) {
+	roms := os.Getenv("RLPOOL_ROMS")
+	if roms == "" {
+		t.Skip("RLPOOL_ROMS is not set: no Pong ROM")
+	}
+	sets := []string{"run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=16", "run.threads=1",
+		"run.log_interval=16", "run.checkpoint_interval=0", "env.task=Pong-v5", "env.num_envs=2",
+		"env.options.roms_dir=" + roms, "ppo.num_steps=8", "ppo.num_minibatches=1", "ppo.update_epochs=1"}
+	cfg, err := config.FromMap(map[string]any{}, sets, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := train.Run(context.Background(), train.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load(res.Dir, "latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.cnn == nil {
+		t.Fatal("a PPO Pong checkpoint did not load as a Nature CNN")
+	}
+	obs := make([]uint8, a.Spec.ObsSpace.Size())
+	for i := range obs {
+		obs[i] = uint8(i * 13)
+	}
+	got, err := a.cnn.logits(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	f, err := os.Open(filepath.Join(res.Dir, "checkpoints", "latest.ckpt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := agent.ReadCheckpoint(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := agent.NewCNNPolicy(&a.Spec, cfg.Net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := G.NewGraph()
+	x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
+	pn, err := p.Build(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out G.Value
+	G.Read(pn.Out, &out)
+	m := G.NewTapeMachine(g)
+	defer m.Close()
+	if err := ck.GetParams("", p.Params()); err != nil {
+		t.Fatal(err)
+	}
+	copy(in.Data().([]uint8), obs)
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	want := out.Data().([]float32)
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-4 {
+			t.Fatalf("player logits %v, policy logits %v", got, want)
+		}
+	}
+}
