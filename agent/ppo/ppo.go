@@ -224,17 +224,23 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		clip *= frac
 	}
 	t.train.setClip(clip)
-	if err := t.collect(); err != nil {
+	// Profiler labels split a run's CPU time into acting and learning (profile.go).
+	if err := inPhase("collect", func() error {
+		if err := t.collect(); err != nil {
+			return err
+		}
+		if err := t.values(); err != nil {
+			return err
+		}
+		return t.store.ComputeGAE(t.lastValues, t.cfg.Gamma, t.cfg.GAELambda, t.cfg.BootstrapTruncated)
+	}); err != nil {
 		return nil, nil, err
 	}
-	if err := t.values(); err != nil {
-		return nil, nil, err
-	}
-	if err := t.store.ComputeGAE(t.lastValues, t.cfg.Gamma, t.cfg.GAELambda, t.cfg.BootstrapTruncated); err != nil {
-		return nil, nil, err
-	}
-	stats, err := t.learn(lr, clip)
-	if err != nil {
+	var stats []agent.Stat
+	if err := inPhase("learn", func() (err error) {
+		stats, err = t.learn(lr, clip)
+		return err
+	}); err != nil {
 		return nil, nil, err
 	}
 	t.updates++

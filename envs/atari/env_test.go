@@ -754,3 +754,24 @@ func TestTruncationAt27000(t *testing.T) {
 		}
 	}
 }
+
+// TestBilinearOption checks use_inter_area_resize=false: the env resizes with the
+// bilinear path, giving a different (and not black) 84x84 frame from INTER_AREA's.
+func TestBilinearOption(t *testing.T) {
+	ea, spec := testEnv(t, "space_invaders", 1, nil)
+	eb, _ := testEnv(t, "space_invaders", 1, func(c *EnvConfig) { c.UseInterAreaResize = false })
+	if eb.resizers[0].kind != resizeLinear || ea.resizers[0].kind != resizeArea {
+		t.Fatalf("resize kinds %d and %d", ea.resizers[0].kind, eb.resizers[0].kind)
+	}
+	ea.Reset()
+	eb.Reset()
+	for range 5 {
+		ea.Step([]float32{1})
+		eb.Step([]float32{1})
+	}
+	a, _ := observe(ea, spec)
+	b, _ := observe(eb, spec)
+	if allZero(b) || string(a) == string(b) {
+		t.Errorf("bilinear frame black (%v) or equal to INTER_AREA's (%v)", allZero(b), string(a) == string(b))
+	}
+}

@@ -125,3 +125,46 @@ func TestRunFrameAllocs(t *testing.T) {
 		t.Errorf("%v allocations per frame", n)
 	}
 }
+
+// TestDeferredDrawingExact runs every test ROM with random inputs twice, once drawing at
+// every TIA access as Stella does and once with the port's draw deferral, and requires
+// identical RAM, screens, collisions and TIA state after every frame.
+func TestDeferredDrawingExact(t *testing.T) {
+	for _, game := range []string{"pong", "breakout", "space_invaders", "carnival", "ms_pacman", "elevator_action",
+		"road_runner", "klax", "montezuma_revenge", "robotank", "pitfall2"} {
+		t.Run(game, func(t *testing.T) {
+			cfg := gameConfig(game)
+			rom := loadROM(t, game+".bin")
+			var ds [2]*aleDriver
+			for k := range ds {
+				c, err := NewConsole(rom, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.tia.eager = k == 0
+				ds[k] = &aleDriver{c: c, game: game, paddles: cfg.Paddles}
+			}
+			acts := randomActions(400, []int{0, 1, 2, 3, 4, 5, 10, 11, 12, 13}, 11)
+			for i, a := range acts {
+				if i%150 == 0 {
+					for _, d := range ds {
+						if err := d.resetGame(); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				for _, d := range ds {
+					if err := d.emulate(a, 1); err != nil {
+						t.Fatal(err)
+					}
+				}
+				e, l := ds[0].c.tia, ds[1].c.tia
+				if *ds[0].c.RAM() != *ds[1].c.RAM() || fnv1a64(ds[0].c.Screen()) != fnv1a64(ds[1].c.Screen()) ||
+					e.collision != l.collision || e.framePtr != l.framePtr || e.lastUpdate != l.lastUpdate ||
+					e.posm0 != l.posm0 || e.p0Mask.off != l.p0Mask.off || e.hmoveBlank != l.hmoveBlank {
+					t.Fatalf("frame %d: deferred drawing differs from eager drawing", i)
+				}
+			}
+		})
+	}
+}

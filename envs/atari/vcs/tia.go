@@ -59,6 +59,9 @@ type tia struct {
 	cpu    *CPU
 	bufs   [2][]byte
 	render bool
+	// eager turns the draw deferral off, drawing at every access exactly as Stella
+	// does; tests compare both ways.
+	eager bool
 
 	// Display properties (fixed after construction).
 	yStart, height   int32
@@ -196,7 +199,9 @@ func (t *tia) lineClock(clock int32) int32 {
 // covers it. A partial frame (the only way a frame can end without a drawing write)
 // draws up to pending first.
 var deferDraw = func() (d [64]bool) {
-	for _, r := range []int{0x02, 0x03, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x22, 0x23, 0x24, 0x2B} {
+	// HMM0 (0x22) is left out: it can switch on Cosmic Ark mode, which changes the
+	// end-of-line work of the lines drawn after it.
+	for _, r := range []int{0x02, 0x03, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x20, 0x21, 0x23, 0x24, 0x2B} {
 		d[r] = true
 	}
 	for r := 0x2D; r < 0x40; r++ {
@@ -219,7 +224,9 @@ func (t *tia) unchanged(reg uint16, v uint8) bool {
 		}
 		return c == t.colors[[4]int{2, 3, 1, 0}[reg-6]]
 	case 0x0A:
-		return v == t.ctrlpf
+		// The PF reflection mask can lag CTRLPF (a change late in a line, or on
+		// undrawn lines, waits for a drawn line's end); a rewrite may resync it.
+		return v == t.ctrlpf && t.pfMask == &pfMaskTab[v&1]
 	case 0x0B:
 		return (v&8 != 0) == t.refp0
 	case 0x0C:
@@ -254,7 +261,7 @@ func (t *tia) unchanged(reg uint16, v uint8) bool {
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
-	if (deferDraw[reg] || t.unchanged(reg, v)) && (clock-t.frameStart)/228 <= t.maxLines {
+	if !t.eager && (deferDraw[reg] || t.unchanged(reg, v)) && (clock-t.frameStart)/228 <= t.maxLines {
 		if clock > t.pending {
 			t.pending = clock
 		}
@@ -574,7 +581,7 @@ func (t *tia) hmove(clock int32) {
 
 // read handles a CPU read of a TIA register (notes §5.11).
 func (t *tia) read(addr uint16) uint8 {
-	if addr&0x08 == 0 {
+	if addr&0x08 == 0 || t.eager {
 		t.updateFrame(t.clock()) // collision latches need the pixels drawn
 	} else if c := t.clock(); c > t.pending {
 		t.pending = c // input reads do not depend on drawing (see deferDraw)
