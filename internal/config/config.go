@@ -63,6 +63,23 @@ type EnvConfig struct {
 	ThreadAffinity       bool           `toml:"thread_affinity" help:"pin pool workers to cores"`
 	ThreadAffinityOffset int            `toml:"thread_affinity_offset" range:"[0,4096]" help:"first core to pin to"`
 	Options              map[string]any `toml:"options" help:"the env family's own options (checked by the family)"`
+	RomsDir              string         `toml:"roms_dir" help:"Atari ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
+}
+
+// FamilyOptions returns the options handed to the env family: the [env.options] table
+// plus roms_dir when it is set (an explicit options.roms_dir wins).
+func (e EnvConfig) FamilyOptions() map[string]any {
+	if e.RomsDir == "" {
+		return e.Options
+	}
+	m := make(map[string]any, len(e.Options)+1)
+	for k, v := range e.Options {
+		m[k] = v
+	}
+	if _, ok := m["roms_dir"]; !ok {
+		m["roms_dir"] = e.RomsDir
+	}
+	return m
 }
 
 // Default returns the built-in defaults: CleanRL's CartPole PPO.

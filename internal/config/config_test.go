@@ -121,3 +121,15 @@ func TestShippedConfigsLoad(t *testing.T) {
 		}
 	}
 }
+
+func TestRomsDirReachesTheFamily(t *testing.T) {
+	e := EnvConfig{RomsDir: "/roms", Options: map[string]any{"frame_skip": 4}}
+	m := e.FamilyOptions()
+	if m["roms_dir"] != "/roms" || m["frame_skip"] != 4 || len(e.Options) != 1 {
+		t.Fatalf("family options %v (config options %v)", m, e.Options)
+	}
+	e.Options["roms_dir"] = "/other"
+	if e.FamilyOptions()["roms_dir"] != "/other" {
+		t.Fatal("an explicit options.roms_dir must win")
+	}
+}

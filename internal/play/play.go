@@ -100,7 +100,7 @@ func Load(runDir, which string) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("play: %w", err)
 	}
-	if a.Spec, a.factory, err = task.New(cfg.Env.Options); err != nil {
+	if a.Spec, a.factory, err = task.New(cfg.Env.FamilyOptions()); err != nil {
 		return nil, fmt.Errorf("play: env.options for %s: %w", cfg.Env.Task, err)
 	}
 	if err := cfg.CheckTask(&a.Spec); err != nil {

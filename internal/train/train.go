@@ -261,7 +261,7 @@ func resolveTask(cfg *config.Config) (envpool.Spec, envpool.Factory, error) {
 	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("env.task: %w", err)
 	}
-	spec, factory, err := task.New(cfg.Env.Options)
+	spec, factory, err := task.New(cfg.Env.FamilyOptions())
 	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("env.options for %s: %w", cfg.Env.Task, err)
 	}
