@@ -14,7 +14,7 @@ RLPOOL_TESTDATA ?= $(abspath ../shared/testdata)
 endif
 export RLPOOL_ROMS RLPOOL_TESTDATA
 
-CONFIG ?= configs/cartpole.toml
+CONFIG ?= configs/ant.toml
 
 # Debian packages: OpenBLAS for the learners, libmujoco for the MuJoCo tasks.
 APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2

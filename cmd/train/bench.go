@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
 // benchResult is what `train bench -json` prints: medians over the repeats, plus each
@@ -35,6 +37,10 @@ type benchResult struct {
 	PoolRuns         []float64 `json:"pool_steps_per_sec_runs"`
 	LoopRuns         []float64 `json:"loop_steps_per_sec_runs"`
 	GOMAXPROCS       int       `json:"gomaxprocs"`
+	// TestspeedStepsPerSec is Debian's mujoco-testspeed on the same model (one thread),
+	// scaled to env steps (mj_step calls / frame skip); MuJoCo tasks with -testspeed only.
+	TestspeedStepsPerSec float64   `json:"testspeed_env_steps_per_sec,omitempty"`
+	TestspeedRuns        []float64 `json:"testspeed_env_steps_per_sec_runs,omitempty"`
 }
 
 // runBench implements `train bench`: the pool stepped with random actions against the
@@ -50,6 +56,7 @@ func runBench(args []string) error {
 	repeats := fs.Int("repeat", 3, "measurements of each side; medians are reported")
 	affinity := fs.Int("affinity-offset", -1, "pin worker i to core offset+i (-1: no pinning)")
 	noLoop := fs.Bool("no-loop", false, "skip the single-goroutine loop baseline")
+	testspeed := fs.Bool("testspeed", false, "MuJoCo tasks: also time Debian's mujoco-testspeed on the same model (package libmujoco-samples)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	list := fs.Bool("list", false, "list the task ids and exit")
 	var envOpts multiFlag
@@ -110,7 +117,18 @@ func runBench(args []string) error {
 		if loopEnvs != nil {
 			res.LoopRuns = append(res.LoopRuns, benchLoop(loopEnvs, spec, actions, d))
 		}
+		if *testspeed {
+			// mujoco-testspeed runs about 20k mj_step calls per second per core here;
+			// size its run to the measurement time.
+			nstep := int(20000 * *seconds)
+			ts, err := mujoco.RunTestspeed(context.Background(), *task, nstep, 0.5)
+			if err != nil {
+				return err
+			}
+			res.TestspeedRuns = append(res.TestspeedRuns, ts.EnvStepRate)
+		}
 	}
+	res.TestspeedStepsPerSec = median(res.TestspeedRuns)
 	res.StepsPerSec = median(res.PoolRuns)
 	res.FramesPerSec = res.StepsPerSec * float64(res.FrameSkip)
 	if loopEnvs != nil {
@@ -129,6 +147,10 @@ func runBench(args []string) error {
 	if loopEnvs != nil {
 		fmt.Printf("  loop: %12.0f steps/s %12.0f frames/s (one goroutine)\n", res.LoopStepsPerSec, res.LoopFramesPerSec)
 		fmt.Printf("  pool/loop: %.2fx\n", res.Ratio)
+	}
+	if res.TestspeedRuns != nil {
+		fmt.Printf("  mujoco-testspeed: %12.0f env steps/s (one thread); pool / (2 x testspeed) = %.2f\n",
+			res.TestspeedStepsPerSec, res.StepsPerSec/(2*res.TestspeedStepsPerSec))
 	}
 	return nil
 }
