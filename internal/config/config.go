@@ -66,6 +66,16 @@ type EnvConfig struct {
 	RomsDir              string         `toml:"roms_dir" help:"Atari ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
 }
 
+// PoolOptions returns the engine options of the [env] section (the seed is the
+// learner's to set).
+func (e EnvConfig) PoolOptions() envpool.Options {
+	return envpool.Options{
+		NumEnvs: e.NumEnvs, BatchSize: e.BatchSize, NumThreads: e.NumThreads,
+		MaxEpisodeSteps: e.MaxEpisodeSteps, ThreadAffinity: e.ThreadAffinity,
+		ThreadAffinityOffset: e.ThreadAffinityOffset,
+	}
+}
+
 // FamilyOptions returns the options handed to the env family: the [env.options] table
 // plus roms_dir when it is set (an explicit options.roms_dir wins).
 func (e EnvConfig) FamilyOptions() map[string]any {

@@ -32,12 +32,8 @@ var learners = map[string]learnerMaker{
 		t, err := ppo.New(ppo.Setup{
 			Spec:    spec,
 			Factory: f,
-			Pool: envpool.Options{
-				NumEnvs: cfg.Env.NumEnvs, BatchSize: cfg.Env.BatchSize, NumThreads: cfg.Env.NumThreads,
-				MaxEpisodeSteps: cfg.Env.MaxEpisodeSteps, ThreadAffinity: cfg.Env.ThreadAffinity,
-				ThreadAffinityOffset: cfg.Env.ThreadAffinityOffset,
-			},
-			Net: cfg.Net, PPO: cfg.PPO, Seed: cfg.Run.Seed, TotalSteps: cfg.Run.TotalSteps,
+			Pool:    cfg.Env.PoolOptions(),
+			Net:     cfg.Net, PPO: cfg.PPO, Seed: cfg.Run.Seed, TotalSteps: cfg.Run.TotalSteps,
 		})
 		if err != nil {
 			return nil, nil, err
@@ -48,12 +44,8 @@ var learners = map[string]learnerMaker{
 		l, err := impala.New(impala.Setup{
 			Spec:    spec,
 			Factory: f,
-			Pool: envpool.Options{
-				NumEnvs: cfg.Env.NumEnvs, BatchSize: cfg.Env.BatchSize, NumThreads: cfg.Env.NumThreads,
-				MaxEpisodeSteps: cfg.Env.MaxEpisodeSteps, ThreadAffinity: cfg.Env.ThreadAffinity,
-				ThreadAffinityOffset: cfg.Env.ThreadAffinityOffset,
-			},
-			Net: cfg.Net, IMPALA: cfg.IMPALA, Seed: cfg.Run.Seed, TotalSteps: cfg.Run.TotalSteps,
+			Pool:    cfg.Env.PoolOptions(),
+			Net:     cfg.Net, IMPALA: cfg.IMPALA, Seed: cfg.Run.Seed, TotalSteps: cfg.Run.TotalSteps,
 		})
 		if err != nil {
 			return nil, nil, err
