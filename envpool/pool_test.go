@@ -220,19 +220,23 @@ func runAsync(t *testing.T, threads int, work time.Duration, steps int) []trajec
 }
 
 func TestAsyncTrajectoriesIndependentOfThreads(t *testing.T) {
+	// Which envs make up each batch depends on scheduling (an env can even be starved
+	// for a while), so each env's trajectory is compared over the steps both runs made.
 	ref := runAsync(t, 1, 0, 300)
 	for _, threads := range []int{2, 3} {
 		got := runAsync(t, threads, time.Microsecond*time.Duration(threads), 300)
+		compared := 0
 		for id := range ref {
 			n := min(len(ref[id]), len(got[id]))
-			if n < 5*10 {
-				t.Fatalf("env %d made only %d steps", id, n/5)
-			}
+			compared += n / 5
 			for k := range n {
 				if ref[id][k] != got[id][k] {
 					t.Fatalf("threads %d: env %d diverges at value %d", threads, id, k)
 				}
 			}
+		}
+		if compared < 300 {
+			t.Fatalf("threads %d: only %d env steps were made by both runs", threads, compared)
 		}
 	}
 }
