@@ -151,19 +151,8 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; !ok {
-			return
-		}
-		signal.Reset(os.Interrupt, syscall.SIGTERM) // a second signal ends the process at once
-		fmt.Fprintln(stderr, "\ntrain: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)")
-		cancel()
-	}()
+	ctx, stop := interruptContext(stderr, "train: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)")
+	defer stop()
 	res, err := train.Run(ctx, opts)
 	if err != nil {
 		if res != nil && res.Dir != "" {
@@ -186,4 +175,21 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// interruptContext returns a context cancelled by the first SIGINT or SIGTERM, after
+// printing msg; a second signal ends the process at once. stop releases the signals.
+func interruptContext(stderr io.Writer, msg string) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-sig; !ok {
+			return
+		}
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintln(stderr, "\n"+msg)
+		cancel()
+	}()
+	return ctx, func() { signal.Stop(sig); cancel() }
 }

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/rlpool/rlpool/internal/sweep"
 )
@@ -71,19 +69,8 @@ func sweepMain(args []string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("cannot find the train binary to run trials with: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; !ok {
-			return
-		}
-		signal.Reset(os.Interrupt, syscall.SIGTERM)
-		fmt.Fprintln(os.Stderr, "\ntrain sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
-		cancel()
-	}()
+	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
+	defer stop()
 	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
