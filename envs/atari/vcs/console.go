@@ -48,13 +48,6 @@ type Console struct {
 	// romSize is the size of the cartridge image (States check it).
 	romSize int
 
-	// rpages maps each 64-byte page of the 13-bit address space to the bytes a read
-	// returns directly (RIOT RAM, cartridge ROM/RAM without hotspots), or nil when the
-	// read must go to a device (TIA, RIOT I/O, hotspot pages). Carts remap their pages
-	// on bank switches. This is Stella's page-access table, used only for speed.
-	rpages [128]*[64]byte
-
-	dataBus  uint8
 	in       Input
 	inputSet bool
 	switches uint8
@@ -199,9 +192,9 @@ func (c *Console) SetRenderEnabled(on bool) { c.tia.render = on }
 // Read is the system bus read (notes §4): 13-bit decode to TIA, RIOT RAM, RIOT I/O or
 // cartridge, with the full address passed to devices. It records the data-bus value.
 func (c *Console) Read(addr uint16) uint8 {
-	if p := c.rpages[(addr>>6)&127]; p != nil {
+	if p := c.cpu.rpages[(addr>>6)&127]; p != nil {
 		v := p[addr&63]
-		c.dataBus = v
+		c.cpu.dataBus = v
 		return v
 	}
 	return c.readDevice(addr)
@@ -221,24 +214,26 @@ func (c *Console) readDevice(addr uint16) uint8 {
 	default:
 		v = c.riot.read(addr)
 	}
-	c.dataBus = v
+	c.cpu.dataBus = v
 	return v
 }
 
-// mapPages rebuilds the direct-read page table: RIOT RAM pages, then the cartridge's.
+// mapPages rebuilds the direct-access page tables: RIOT RAM pages (read and write),
+// then the cartridge's read pages.
 func (c *Console) mapPages() {
 	for p := 0; p < 64; p++ {
 		a := p << 6
-		c.rpages[p] = nil
+		c.cpu.rpages[p], c.cpu.wpages[p] = nil, nil
 		if a&0x80 != 0 && a&0x200 == 0 {
-			c.rpages[p] = (*[64]byte)(c.riot.RAM[a&0x40:])
+			ram := (*[64]byte)(c.riot.RAM[a&0x40:])
+			c.cpu.rpages[p], c.cpu.wpages[p] = ram, ram
 		}
 	}
-	c.cart.mapPages(c.rpages[64:])
+	c.cart.mapPages(c.cpu.rpages[64:])
 }
 
 // remapCart refreshes the cartridge pages after a bank switch.
-func (c *Console) remapCart() { c.cart.mapPages(c.rpages[64:]) }
+func (c *Console) remapCart() { c.cart.mapPages(c.cpu.rpages[64:]) }
 
 // Write is the system bus write; it records the data-bus value after the device call.
 func (c *Console) Write(addr uint16, v uint8) {
@@ -253,7 +248,7 @@ func (c *Console) Write(addr uint16, v uint8) {
 	default:
 		c.riot.write(addr, v)
 	}
-	c.dataBus = v
+	c.cpu.dataBus = v
 }
 
 // String describes the console briefly (scheme, geometry).

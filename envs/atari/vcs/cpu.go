@@ -59,6 +59,16 @@ type CPU struct {
 	bus  Bus
 	stop bool // set by Stop, cleared when Run starts
 
+	// rpages and wpages map each 64-byte page of the 13-bit address space to bytes that
+	// a read (or write) reaches directly, without side effects: RIOT RAM and cartridge
+	// ROM pages without hotspots. A nil page goes through the Bus. The console fills
+	// them (carts remap theirs on bank switches); a flat test bus leaves them nil. This
+	// is Stella's page-access table, here so that the common accesses inline.
+	rpages, wpages [128]*[64]byte
+	// dataBus is the value of the latest bus access (TIA reads return its low bits as
+	// noise). The console records it on every access.
+	dataBus uint8
+
 	// Flags, stored apart for speed. flagN holds a byte whose bit 7 is N; flagNZ holds a
 	// byte that is zero exactly when Z is set (Stella's "notZ"). B is always 1 and not stored.
 	flagN, flagNZ              uint8
@@ -151,7 +161,7 @@ func (c *CPU) Step() error {
 	if c.Halted {
 		return c.jamErr
 	}
-	c.execute()
+	c.execute(1)
 	if c.Halted {
 		return c.jamErr
 	}
@@ -167,12 +177,9 @@ func (c *CPU) Run(maxInstructions int) (executed int, err error) {
 	if c.Halted {
 		return 0, c.jamErr
 	}
-	for executed < maxInstructions && !c.stop {
-		c.execute()
-		executed++
-		if c.Halted {
-			return executed, c.jamErr
-		}
+	executed = c.execute(maxInstructions)
+	if c.Halted {
+		return executed, c.jamErr
 	}
 	return executed, nil
 }

@@ -19,27 +19,55 @@ package vcs
 //     page cycle: a known error in that data (SingleStepTests/ProcessorTests issue #46).
 // Everything else, ANE/LXA/SHA/SHX/SHY/SHS/ARR included, matches the vectors as ALE does it.
 
-// read performs one bus read and then marks the last access as a read.
-func (c *CPU) read(addr uint16) (v uint8) {
-	v = c.bus.Read(addr)
+// read performs one bus read. Direct pages (RAM, plain ROM) are read inline and record
+// the data-bus value. LastAccessWasRead is set by the device path; for direct reads it
+// is set once per instruction instead (execute, after the opcode fetch, and after the
+// reads that follow writes in JSR and BRK), which gives every write the same value:
+// within an instruction M6502Low makes all reads before any write except in those two.
+func (c *CPU) read(addr uint16) uint8 {
+	if p := c.rpages[(addr>>6)&127]; p != nil {
+		v := p[addr&63]
+		c.dataBus = v
+		return v
+	}
+	return c.readBus(addr)
+}
+
+// readBus is the slow path of read: a device access through the Bus. It is never
+// inlined, so that read stays small enough to inline (with PGO, see cmd/train).
+//
+//go:noinline
+func (c *CPU) readBus(addr uint16) uint8 {
+	v := c.bus.Read(addr)
 	c.LastAccessWasRead = true
-	return
+	return v
 }
 
 // write performs one bus write and then marks the last access as a write, so that the
 // device saw the previous access's kind during the call.
 func (c *CPU) write(addr uint16, v uint8) {
+	if p := c.wpages[(addr>>6)&127]; p != nil {
+		p[addr&63] = v
+		c.dataBus = v
+		c.LastAccessWasRead = false
+		return
+	}
+	c.writeBus(addr, v)
+}
+
+// writeBus is the slow path of write: a device access through the Bus, never inlined.
+//
+//go:noinline
+func (c *CPU) writeBus(addr uint16, v uint8) {
 	c.bus.Write(addr, v)
 	c.LastAccessWasRead = false
 }
 
-// fetch reads the byte at PC and advances PC (opcode and operand bytes). Written out
-// rather than calling read so that it stays under the inliner's budget.
-func (c *CPU) fetch() (v uint8) {
-	v = c.bus.Read(c.PC)
+// fetch reads the byte at PC and advances PC (opcode and operand bytes).
+func (c *CPU) fetch() uint8 {
+	v := c.read(c.PC)
 	c.PC++
-	c.LastAccessWasRead = true
-	return
+	return v
 }
 
 // fetch16 reads a little-endian operand word at PC, PC+1.
@@ -413,6 +441,7 @@ func (c *CPU) jsr() {
 	c.push(uint8(c.PC >> 8))
 	c.push(uint8(c.PC))
 	c.PC = uint16(lo) | uint16(c.read(c.PC))<<8
+	c.LastAccessWasRead = true // a read after writes (see read)
 }
 
 // rts: dummy stack read, pull PC, then a dummy read of [PC] and PC+1.
@@ -443,6 +472,7 @@ func (c *CPU) brk() {
 	c.flagI = true
 	lo := c.read(0xFFFE)
 	c.PC = uint16(lo) | uint16(c.read(0xFFFF))<<8
+	c.LastAccessWasRead = true // a read after writes (see read)
 }
 
 // jmpInd is JMP (abs) with the NMOS page-wrap bug on the pointer's high byte.

@@ -26,7 +26,7 @@ func (c *Console) Save(s *State) {
 	s.riot = c.riot.riotState
 	c.cart.save(&s.cart)
 	s.rng = c.rng
-	s.dataBus = c.dataBus
+	s.dataBus = c.cpu.dataBus
 	s.in, s.inputSet, s.switches = c.in, c.inputSet, c.switches
 	for i := range s.bufs {
 		if len(s.bufs[i]) != bufSize {
@@ -54,7 +54,7 @@ func (c *Console) Load(s *State) {
 	c.cart.load(&s.cart)
 	c.remapCart()
 	c.rng = s.rng
-	c.dataBus = s.dataBus
+	c.cpu.dataBus = s.dataBus
 	c.in, c.inputSet, c.switches = s.in, s.inputSet, s.switches
 	c.applyInput()
 	for i := range s.bufs {

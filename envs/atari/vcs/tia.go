@@ -586,7 +586,7 @@ func (t *tia) read(addr uint16) uint8 {
 	} else if c := t.clock(); c > t.pending {
 		t.pending = c // input reads do not depend on drawing (see deferDraw)
 	}
-	noise := t.con.dataBus & 0x3F
+	noise := t.cpu.dataBus & 0x3F
 	col := t.collision
 	switch addr & 0x0F {
 	case 0x0:
