@@ -1,5 +1,10 @@
 package vcs
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // NTSCPalette is ALE's NTSC palette as R, G, B. The index is a screen byte >> 1 (screen
 // bytes are colour register values with bit 0 cleared). Transcribed from
 // testdata/atari/palette.tsv so observations can be converted to RGB without ALE.
@@ -155,19 +160,35 @@ var grayLUT = func() (t [256]uint8) {
 	return t
 }()
 
+// gray8LUT maps a screen byte to eight copies of its grayscale value.
+var gray8LUT = func() (t [256]uint64) {
+	for i := range t {
+		t[i] = uint64(grayLUT[i]) * 0x0101010101010101
+	}
+	return t
+}()
+
 // GrayscaleScreen writes the grayscale value of each byte of screen into dst (ALE's
 // getScreenGrayscale), eight pixels per step. dst must be at least as long as screen.
+// Most 8-pixel groups of a 2600 frame are one colour (background, playfield blocks;
+// 98% of a Pong frame): those take one lookup and one 8-byte store.
 func GrayscaleScreen(dst, screen []byte) {
 	dst = dst[:len(screen)]
 	lut := &grayLUT
-	for len(screen) >= 8 && len(dst) >= 8 {
-		s := screen[:8]
-		d := dst[:8]
-		d[0], d[1], d[2], d[3] = lut[s[0]], lut[s[1]], lut[s[2]], lut[s[3]]
-		d[4], d[5], d[6], d[7] = lut[s[4]], lut[s[5]], lut[s[6]], lut[s[7]]
-		screen, dst = screen[8:], dst[8:]
+	n := len(screen) &^ 7
+	for i := 0; i < n; i += 8 {
+		w := binary.LittleEndian.Uint64(screen[i:])
+		if bits.RotateLeft64(w, 8) == w {
+			binary.LittleEndian.PutUint64(dst[i:], gray8LUT[uint8(w)])
+			continue
+		}
+		var g uint64
+		for k := 56; k >= 0; k -= 8 {
+			g = g<<8 | uint64(lut[uint8(w>>uint(k))])
+		}
+		binary.LittleEndian.PutUint64(dst[i:], g)
 	}
-	for i, p := range screen {
-		dst[i] = lut[p]
+	for i := n; i < len(screen); i++ {
+		dst[i] = lut[screen[i]]
 	}
 }

@@ -2,11 +2,16 @@ package vcs
 
 import "testing"
 
-// TestGrayscaleScreen checks the grayscale conversion against the palette table.
+// TestGrayscaleScreen checks the grayscale conversion against the palette table, on
+// pixels that change every byte and on runs of one colour (of lengths that straddle the
+// 8-byte groups the conversion takes whole).
 func TestGrayscaleScreen(t *testing.T) {
-	scr := make([]byte, 1003)
-	for i := range scr {
+	scr := make([]byte, 2011)
+	for i := range scr[:1003] {
 		scr[i] = byte(i*7) &^ 1
+	}
+	for i := 1003; i < len(scr); i++ {
+		scr[i] = byte((i/13)*22+(i/200)) &^ 1
 	}
 	dst := make([]byte, len(scr))
 	GrayscaleScreen(dst, scr)
