@@ -46,6 +46,9 @@ type tiaState struct {
 	dumpEnabled                           bool
 
 	p0Mask, p1Mask, m0Mask, m1Mask, blMask objMask
+	// suppressed is set when a RESPx gave a player mask with copy suppression; only
+	// then does the end of a line have player masks to rebuild.
+	suppressed bool
 	pfMask                                 *[160]uint32
 }
 
@@ -495,9 +498,11 @@ func (t *tia) resetPlayer(clock int32, pos *int32, mask *objMask, nusiz uint8) {
 		t.updateFrame(clock + 11)
 		*pos = nx
 		*mask = playerMask(nx, nusiz, 1)
+		t.suppressed = true
 	case 0:
 		*pos = nx
 		*mask = playerMask(nx, nusiz, 1)
+		t.suppressed = true
 	default:
 		*pos = nx
 		*mask = playerMask(nx, nusiz, 0)

@@ -71,8 +71,12 @@ func (t *tia) blankBar(p, n int) {
 // CTRLPF, player masks without copy suppression, and the Cosmic Ark missile bug.
 func (t *tia) endOfLine() {
 	t.pfMask = &pfMaskTab[t.ctrlpf&1]
-	t.p0Mask = playerMask(t.posp0, t.nusiz0, 0)
-	t.p1Mask = playerMask(t.posp1, t.nusiz1, 0)
+	if t.suppressed {
+		// Every other write leaves the masks as these calls would make them.
+		t.p0Mask = playerMask(t.posp0, t.nusiz0, 0)
+		t.p1Mask = playerMask(t.posp1, t.nusiz1, 0)
+		t.suppressed = false
+	}
 	if t.cosmicArk {
 		t.cosmicCounter = (t.cosmicCounter + 1) & 3
 		move(&t.posm0, -[4]int8{18, 33, 0, 17}[t.cosmicCounter])
