@@ -49,7 +49,7 @@ type tiaState struct {
 	// suppressed is set when a RESPx gave a player mask with copy suppression; only
 	// then does the end of a line have player masks to rebuild.
 	suppressed bool
-	pfMask                                 *[160]uint32
+	pfMask     *[160]uint32
 }
 
 // tia is the Television Interface Adaptor as ALE's Stella core models it (notes §5):
