@@ -13,6 +13,16 @@ type Bus interface {
 	Write(addr uint16, v uint8)
 }
 
+// TimerBus is a Bus with the 2600's interval timer at $0284 (INTIM), which lets the CPU
+// skip the iterations of a timer wait loop that cannot end it (see skipTimerWait).
+type TimerBus interface {
+	Bus
+	// TimerReadsAbove0 returns how many of max INTIM reads, the first at system cycle
+	// cycles and then one every period cycles, return a value of at least 1 with no
+	// side effect: the reads a wait loop would make before it can see 0.
+	TimerReadsAbove0(cycles uint64, period uint32, max int) int
+}
+
 // ErrJAM is the sentinel wrapped by every error that reports a JAM (KIL) opcode. ALE's
 // M6502Low does not implement the 12 JAM opcodes: it sets its fatal bit and the CPU stays
 // frozen until the next reset. Callers test for it with errors.Is(err, ErrJAM).
@@ -65,6 +75,10 @@ type CPU struct {
 	// them (carts remap theirs on bank switches); a flat test bus leaves them nil. This
 	// is Stella's page-access table, here so that the common accesses inline.
 	rpages, wpages [128]*[64]byte
+	// timer is the bus as a TimerBus (the console), for skipTimerWait; nil otherwise.
+	timer TimerBus
+	// skippedWaits counts the wait-loop iterations skipTimerWait skipped (for tests).
+	skippedWaits uint64
 	// dataBus is the value of the latest bus access (TIA reads return its low bits as
 	// noise). The console records it on every access.
 	dataBus uint8
@@ -97,7 +111,9 @@ type CPUState struct {
 // NewCPU returns a CPU attached to bus. Registers are zero; call Reset once the bus can
 // answer the reset vector.
 func NewCPU(bus Bus) *CPU {
-	return &CPU{bus: bus, SP: 0xFF, flagNZ: 1, LastAccessWasRead: true}
+	c := &CPU{bus: bus, SP: 0xFF, flagNZ: 1, LastAccessWasRead: true}
+	c.timer, _ = bus.(TimerBus)
+	return c
 }
 
 // Reset is M6502::reset (STELLA_CORE_NOTES §1.4): A = X = Y = 0, SP = 0xFF, status 0x20

@@ -356,7 +356,11 @@ func (c *CPU) execute(max int) (n int) {
 		case 0xAC: // LDY abs
 			c.ldy(c.read(c.abs()))
 		case 0xAD: // LDA abs
-			c.lda(c.read(c.abs()))
+			a := c.abs()
+			if a == 0x0284 && c.timer != nil {
+				n = c.skipTimerWait(n, max)
+			}
+			c.lda(c.read(a))
 		case 0xAE: // LDX abs
 			c.ldx(c.read(c.abs()))
 		case 0xAF: // LAX abs

@@ -433,6 +433,35 @@ func (c *CPU) pull() uint8 {
 	return c.read(0x100 | uint16(c.SP))
 }
 
+// skipTimerWait fast-forwards the wait loop "LDA $0284 / BNE back to the LDA" (games
+// wait for the end of VBLANK and overscan with it, hundreds of iterations a frame). It
+// is called inside the LDA, after its operand fetch and before its timer read, with n
+// instructions counted of max. While the timer reads at least 1, an iteration only
+// fetches its five code bytes (direct ROM or RAM reads: no side effects), reads the
+// timer (no side effect while it is at least 1) and spends 7 cycles, or 8 when the
+// branch crosses a page; so those iterations are skipped by advancing the cycle counter
+// and the instruction count, leaving the CPU at the timer read of the first iteration
+// that may see 0, which then runs as usual. The instruction budget is respected.
+func (c *CPU) skipTimerWait(n, max int) int {
+	pc := c.PC // the BNE
+	lda := pc - 3
+	p := c.rpages[(pc>>6)&127]
+	if p == nil || pc&63 == 63 || p[pc&63] != 0xD0 || p[pc&63+1] != 0xFB || c.rpages[(lda>>6)&127] == nil {
+		return n
+	}
+	period := uint32(7)
+	if (pc+2)&0xFF00 != lda&0xFF00 {
+		period = 8
+	}
+	k := c.timer.TimerReadsAbove0(c.Cycles, period, (max-n)/2)
+	if k <= 0 {
+		return n
+	}
+	c.Cycles += uint64(k) * uint64(period)
+	c.skippedWaits += uint64(k)
+	return n + 2*k
+}
+
 // jsr: low target byte, dummy stack read, push PC (pointing at the high byte), then the
 // high target byte (read after the pushes, as on hardware).
 func (c *CPU) jsr() {

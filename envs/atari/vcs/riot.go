@@ -69,6 +69,20 @@ func (r *riot) intim(cycles uint32) uint8 {
 	return uint8(t)
 }
 
+// readsAbove0 returns how many of max INTIM reads at cycles, cycles+period, ... return
+// at least 1. Those reads take intim's first branch, which changes nothing.
+func (r *riot) readsAbove0(cycles, period uint32, max int) int {
+	delta := (cycles - 1) - r.setCycle
+	if int32(r.timer)-int32(delta>>r.shift)-1 < 1 || max <= 0 {
+		return 0
+	}
+	// The value is at least 1 while delta>>shift <= timer-2, that is while
+	// delta <= (timer-1)<<shift - 1 (timer >= 2 here, as the value is at least 1).
+	last := (r.timer-1)<<r.shift - 1
+	k := int((last-delta)/period) + 1
+	return min(k, max)
+}
+
 // timint returns the TIMINT read value: bit 7 when the timer has expired and has not
 // been read since.
 func (r *riot) timint(cycles uint32) uint8 {
