@@ -77,6 +77,9 @@ type CPU struct {
 	rpages, wpages [128]*[64]byte
 	// timer is the bus as a TimerBus (the console), for skipTimerWait; nil otherwise.
 	timer TimerBus
+	// con is the bus when it is a Console: the slow paths call it directly rather than
+	// through the interface.
+	con *Console
 	// skippedWaits counts the wait-loop iterations skipTimerWait skipped (for tests).
 	skippedWaits uint64
 	// dataBus is the value of the latest bus access (TIA reads return its low bits as
@@ -113,6 +116,7 @@ type CPUState struct {
 func NewCPU(bus Bus) *CPU {
 	c := &CPU{bus: bus, SP: 0xFF, flagNZ: 1, LastAccessWasRead: true}
 	c.timer, _ = bus.(TimerBus)
+	c.con, _ = bus.(*Console)
 	return c
 }
 

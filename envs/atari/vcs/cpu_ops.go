@@ -38,7 +38,12 @@ func (c *CPU) read(addr uint16) uint8 {
 //
 //go:noinline
 func (c *CPU) readBus(addr uint16) uint8 {
-	v := c.bus.Read(addr)
+	var v uint8
+	if c.con != nil {
+		v = c.con.readDevice(addr)
+	} else {
+		v = c.bus.Read(addr)
+	}
 	c.LastAccessWasRead = true
 	return v
 }
@@ -59,7 +64,11 @@ func (c *CPU) write(addr uint16, v uint8) {
 //
 //go:noinline
 func (c *CPU) writeBus(addr uint16, v uint8) {
-	c.bus.Write(addr, v)
+	if c.con != nil {
+		c.con.Write(addr, v)
+	} else {
+		c.bus.Write(addr, v)
+	}
 	c.LastAccessWasRead = false
 }
 

@@ -175,20 +175,20 @@ var gray8LUT = func() (t [256]uint64) {
 func GrayscaleScreen(dst, screen []byte) {
 	dst = dst[:len(screen)]
 	lut := &grayLUT
-	n := len(screen) &^ 7
-	for i := 0; i < n; i += 8 {
-		w := binary.LittleEndian.Uint64(screen[i:])
-		if bits.RotateLeft64(w, 8) == w {
-			binary.LittleEndian.PutUint64(dst[i:], gray8LUT[uint8(w)])
-			continue
-		}
+	n := len(screen) / 8
+	for i := 0; i < n; i++ {
+		w := binary.LittleEndian.Uint64(screen[i*8 : i*8+8])
 		var g uint64
-		for k := 56; k >= 0; k -= 8 {
-			g = g<<8 | uint64(lut[uint8(w>>uint(k))])
+		if bits.RotateLeft64(w, 8) == w {
+			g = gray8LUT[uint8(w)]
+		} else {
+			for k := 56; k >= 0; k -= 8 {
+				g = g<<8 | uint64(lut[uint8(w>>uint(k))])
+			}
 		}
-		binary.LittleEndian.PutUint64(dst[i:], g)
+		binary.LittleEndian.PutUint64(dst[i*8:i*8+8], g)
 	}
-	for i := n; i < len(screen); i++ {
+	for i := n * 8; i < len(screen); i++ {
 		dst[i] = lut[screen[i]]
 	}
 }
