@@ -45,7 +45,17 @@ func (c *CPU) execute(max int) (n int) {
 	for n < max {
 		n++
 		pc := c.PC
-		op := c.fetch()
+		// The opcode fetch, written out to keep its page: the delay-loop checks look
+		// at the next two bytes through it. code is nil for a device page.
+		code := c.rpages[(pc>>6)&127]
+		var op uint8
+		if code != nil {
+			op = code[pc&63]
+			c.dataBus = op
+		} else {
+			op = c.readBus(pc)
+		}
+		c.PC++
 		c.LastAccessWasRead = true
 		c.Cycles += uint64(cpuCycles[op])
 		switch op {
@@ -180,6 +190,12 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x49: // EOR #
 			c.eor(c.fetch())
 		case 0x4A: // LSR A
+			if code != nil && pc&63 < 62 && code[pc&63+1] == 0xD0 && code[pc&63+2] == 0xFD {
+				if k := c.loopIterations(n, max); k > 0 {
+					n = c.skipLSRLoop(k, n)
+					break
+				}
+			}
 			c.A = c.lsr(c.A)
 		case 0x4B: // ASR #
 			c.asr(c.fetch())
@@ -282,6 +298,12 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x87: // SAX zp
 			c.write(c.zp(), c.A&c.X)
 		case 0x88: // DEY
+			if code != nil && pc&63 < 62 && code[pc&63+1] == 0x10 && code[pc&63+2] == 0xFD {
+				if k := c.loopIterations(n, max); k > 0 {
+					c.Y, n = c.skipDecLoop(c.Y, k, n)
+					break
+				}
+			}
 			c.ldy(c.Y - 1)
 		case 0x8A: // TXA
 			c.lda(c.X)
@@ -357,7 +379,7 @@ func (c *CPU) execute(max int) (n int) {
 			c.ldy(c.read(c.abs()))
 		case 0xAD: // LDA abs
 			a := c.abs()
-			if a == 0x0284 && c.timer != nil {
+			if a == 0x0284 && c.timer != nil && !c.noSkip {
 				n = c.skipTimerWait(n, max)
 			}
 			c.lda(c.read(a))
@@ -414,6 +436,12 @@ func (c *CPU) execute(max int) (n int) {
 		case 0xC9: // CMP #
 			c.cmp(c.A, c.fetch())
 		case 0xCA: // DEX
+			if code != nil && pc&63 < 62 && code[pc&63+1] == 0x10 && code[pc&63+2] == 0xFD {
+				if k := c.loopIterations(n, max); k > 0 {
+					c.X, n = c.skipDecLoop(c.X, k, n)
+					break
+				}
+			}
 			c.ldx(c.X - 1)
 		case 0xCB: // SBX #
 			c.sbx(c.fetch())

@@ -1,5 +1,7 @@
 package vcs
 
+import "math/bits"
+
 // This file holds the CPU's bus helpers, addressing modes and one short function per
 // instruction family. Every bus access listed in STELLA_CORE_NOTES §3.4 is made here and
 // nowhere else; the opcode switch in cpu_exec.go only wires modes to families.
@@ -469,6 +471,79 @@ func (c *CPU) skipTimerWait(n, max int) int {
 	c.Cycles += uint64(k) * uint64(period)
 	c.skippedWaits += uint64(k)
 	return n + 2*k
+}
+
+// Delay loops. Kernels burn time with two-instruction loops that branch back to
+// themselves: "DEX (or DEY) / BPL back" counts a register down past zero, "LSR A / BNE
+// back" shifts A to zero. Their only bus accesses are the fetches of their three code
+// bytes, so once the opcode is fetched the whole loop can be run by arithmetic when its
+// code sits in direct pages: the same register, flags, data bus, cycles and instruction
+// count as running it.
+
+// loopIterations is called inside a one-byte instruction at PC-1 (opcode fetched,
+// base cycles charged, n instructions counted of limit) whose next two bytes, in the
+// same direct page, branch back to it (execute checks that through the opcode's page).
+// It returns the number of iterations of the loop, or 0 when the loop must run
+// normally (skips turned off, or not enough instruction budget to finish it).
+func (c *CPU) loopIterations(n, limit int) int {
+	if c.noSkip {
+		return 0
+	}
+	var r uint8
+	switch c.rpages[((c.PC-1)>>6)&127][(c.PC-1)&63] {
+	case 0x4A: // LSR A / BNE: one iteration per significant bit of A
+		k := max(bits.Len8(c.A), 1)
+		if n-1+2*k > limit {
+			return 0
+		}
+		return k
+	case 0xCA:
+		r = c.X
+	default:
+		r = c.Y
+	}
+	k := 1 // DEX or DEY / BPL: down to 0xFF, or out at once if already negative
+	if r <= 0x80 {
+		k = int(r) + 1
+	}
+	if n-1+2*k > limit {
+		return 0
+	}
+	return k
+}
+
+// loopCycles charges the k iterations of a delay loop beyond the base cycles of the
+// first instruction: the remaining instructions' 2 cycles each, the branches' 2 each,
+// and 1 more per taken branch (2 when it crosses a page). It leaves the CPU after the
+// branch with the operand byte on the data bus and returns the instruction count.
+func (c *CPU) loopCycles(k, n int) int {
+	pc := c.PC - 1
+	taken := uint64(1)
+	if (pc+3)&0xFF00 != pc&0xFF00 {
+		taken = 2
+	}
+	c.Cycles += uint64(k-1)*2 + uint64(k)*2 + uint64(k-1)*taken
+	c.PC = pc + 3
+	c.dataBus = 0xFD
+	c.skippedWaits += uint64(k)
+	return n - 1 + 2*k
+}
+
+// skipDecLoop runs k iterations of DEX/DEY / BPL on register value r and returns the
+// register's final value and the new instruction count.
+func (c *CPU) skipDecLoop(r uint8, k, n int) (uint8, int) {
+	r -= uint8(k)
+	c.setNZ(r)
+	return r, c.loopCycles(k, n)
+}
+
+// skipLSRLoop runs k iterations of LSR A / BNE: A ends at 0, C holds the last bit
+// shifted out (A's top set bit, or 0 when A was 0).
+func (c *CPU) skipLSRLoop(k, n int) int {
+	c.flagC = c.A != 0
+	c.A = 0
+	c.setNZ(0)
+	return c.loopCycles(k, n)
 }
 
 // jsr: low target byte, dummy stack read, push PC (pointing at the high byte), then the

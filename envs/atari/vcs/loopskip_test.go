@@ -5,16 +5,16 @@ import (
 	"testing"
 )
 
-// TestTimerWaitSkipIsExact runs each game twice from the same reset with the same
-// random actions, once with the timer-wait skip and once without (the CPU executing
-// every iteration), and requires the whole machine state to be equal after every frame:
-// registers, cycle counter, RIOT timer state, TIA state and both screens. Breakout and
-// Space Invaders wait with "LDA INTIM / BNE" every frame, so the skip must have fired.
+// TestLoopSkipsAreExact runs each game twice from the same reset with the same random
+// actions, once with the loop skips (timer waits, delay loops) and once without (the
+// CPU executing every iteration), and requires the whole machine state to be equal
+// after every frame: registers, cycle counter, RIOT timer state, TIA state and both
+// screens. All three games run such loops every frame, so the skips must have fired.
 // Then both consoles run on in chunks of 97 instructions, which end at arbitrary points
 // inside and after wait loops, where a wrong cycle count would show before a WSYNC
 // could realign it.
-func TestTimerWaitSkipIsExact(t *testing.T) {
-	for _, game := range []string{"breakout", "space_invaders"} {
+func TestLoopSkipsAreExact(t *testing.T) {
+	for _, game := range []string{"breakout", "space_invaders", "pong"} {
 		t.Run(game, func(t *testing.T) {
 			rom := loadROM(t, game+".bin")
 			cfg := gameConfig(game)
@@ -25,7 +25,7 @@ func TestTimerWaitSkipIsExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				if i == 1 {
-					c.cpu.timer = nil // no skipping
+					c.cpu.noSkip = true
 				}
 				drivers[i] = &aleDriver{c: c, game: game, paddles: cfg.Paddles}
 				if err := drivers[i].resetGame(); err != nil {
@@ -42,7 +42,7 @@ func TestTimerWaitSkipIsExact(t *testing.T) {
 					d.c.Save(&s[i])
 				}
 				if !reflect.DeepEqual(s[0], s[1]) {
-					t.Fatalf("frame %d: states differ with and without the timer-wait skip\nskip:    %+v\nno skip: %+v", f, s[0].cpu, s[1].cpu)
+					t.Fatalf("frame %d: states differ with and without the loop skips\nskip:    %+v\nno skip: %+v", f, s[0].cpu, s[1].cpu)
 				}
 			}
 			for k := 0; k < 20000; k++ {
@@ -53,13 +53,13 @@ func TestTimerWaitSkipIsExact(t *testing.T) {
 					d.c.Save(&s[i])
 				}
 				if !reflect.DeepEqual(s[0], s[1]) {
-					t.Fatalf("chunk %d: states differ with and without the timer-wait skip\nskip:    %+v\nno skip: %+v", k, s[0].cpu, s[1].cpu)
+					t.Fatalf("chunk %d: states differ with and without the loop skips\nskip:    %+v\nno skip: %+v", k, s[0].cpu, s[1].cpu)
 				}
 			}
 			if n := drivers[0].c.cpu.skippedWaits; n < uint64(len(acts)) {
-				t.Errorf("only %d wait iterations skipped in %d frames", n, len(acts))
+				t.Errorf("only %d loop iterations skipped in %d frames", n, len(acts))
 			} else {
-				t.Logf("%d wait iterations skipped in %d frames", n, len(acts))
+				t.Logf("%d loop iterations skipped in %d frames", n, len(acts))
 			}
 		})
 	}
