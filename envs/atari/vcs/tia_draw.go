@@ -304,6 +304,19 @@ func (t *tia) drawObjectsHalf(out []byte, x int, present uint8, half int) {
 	prio := &priorityTab[half][t.prioScore]
 	colors := t.colors
 	render := t.render
+	if present&(bitM0|bitM1|bitBL) == 0 && render {
+		// Players and playfield only (most sprite spans): the same code without the
+		// three movable-object lookups.
+		for i := range out {
+			code := uint8((uint64(pf&pfm[i])+0xFFFFFFFF)>>32) << 5
+			code |= uint8((uint(g1&p1m[i])+0xFF)>>8) << 2
+			code |= uint8((uint(g0&p0m[i]) + 0xFF) >> 8)
+			col |= collisionTab[code]
+			out[i] = colors[prio[code]&3]
+		}
+		t.collision = col
+		return
+	}
 	for i := range out {
 		// Branch-free object code: (v + 0xFF) >> 8 is 1 exactly when the byte v is
 		// not zero (likewise with 32 bits for the playfield), so irregular sprite
