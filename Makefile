@@ -51,10 +51,12 @@ train: deps build
 vet:
 	$(GO) vet ./...
 
-# test runs vet, the whole suite, and the race detector over the engine and the
-# IMPALA actor-learner (its actors and learner share weight snapshots and a queue).
+# test runs vet, the whole suite, the Atari packages again as bin/train builds them
+# (EMU_GCFLAGS), and the race detector over the engine and the IMPALA actor-learner
+# (its actors and learner share weight snapshots and a queue).
 test: deps vet
 	$(GO) test ./...
+	$(GO) test $(EMU_GCFLAGS) ./envs/atari/...
 	$(GO) test -race ./envpool/... ./agent/impala/...
 
 bench: build
