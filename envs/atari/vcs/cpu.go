@@ -80,9 +80,9 @@ type CPU struct {
 	// con is the bus when it is a Console: the slow paths call it directly rather than
 	// through the interface.
 	con *Console
-	// skippedWaits counts the loop iterations skipTimerWait and the delay-loop skips
+	// skippedIters counts the loop iterations skipTimerWait and the delay-loop skips
 	// ran by arithmetic (for tests); noSkip turns all of them off (tests compare).
-	skippedWaits uint64
+	skippedIters uint64
 	noSkip       bool
 	// dataBus is the value of the latest bus access (TIA reads return its low bits as
 	// noise). The console records it on every access.

@@ -469,7 +469,7 @@ func (c *CPU) skipTimerWait(n, max int) int {
 		return n
 	}
 	c.Cycles += uint64(k) * uint64(period)
-	c.skippedWaits += uint64(k)
+	c.skippedIters += uint64(k)
 	return n + 2*k
 }
 
@@ -525,7 +525,7 @@ func (c *CPU) loopCycles(k, n int) int {
 	c.Cycles += uint64(k-1)*2 + uint64(k)*2 + uint64(k-1)*taken
 	c.PC = pc + 3
 	c.dataBus = 0xFD
-	c.skippedWaits += uint64(k)
+	c.skippedIters += uint64(k)
 	return n - 1 + 2*k
 }
 

@@ -56,7 +56,7 @@ func TestLoopSkipsAreExact(t *testing.T) {
 					t.Fatalf("chunk %d: states differ with and without the loop skips\nskip:    %+v\nno skip: %+v", k, s[0].cpu, s[1].cpu)
 				}
 			}
-			if n := drivers[0].c.cpu.skippedWaits; n < uint64(len(acts)) {
+			if n := drivers[0].c.cpu.skippedIters; n < uint64(len(acts)) {
 				t.Errorf("only %d loop iterations skipped in %d frames", n, len(acts))
 			} else {
 				t.Logf("%d loop iterations skipped in %d frames", n, len(acts))
