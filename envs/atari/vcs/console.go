@@ -235,11 +235,6 @@ func (c *Console) mapPages() {
 // remapCart refreshes the cartridge pages after a bank switch.
 func (c *Console) remapCart() { c.cart.mapPages(c.cpu.rpages[64:]) }
 
-// TimerReadsAbove0 implements TimerBus for the CPU's timer-wait skip.
-func (c *Console) TimerReadsAbove0(cycles uint64, period uint32, max int) int {
-	return c.riot.readsAbove0(uint32(cycles), period, max)
-}
-
 // Write is the system bus write; it records the data-bus value after the device call.
 func (c *Console) Write(addr uint16, v uint8) {
 	a := addr & 0x1FFF

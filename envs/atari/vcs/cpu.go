@@ -13,16 +13,6 @@ type Bus interface {
 	Write(addr uint16, v uint8)
 }
 
-// TimerBus is a Bus with the 2600's interval timer at $0284 (INTIM), which lets the CPU
-// skip the iterations of a timer wait loop that cannot end it (see skipTimerWait).
-type TimerBus interface {
-	Bus
-	// TimerReadsAbove0 returns how many of max INTIM reads, the first at system cycle
-	// cycles and then one every period cycles, return a value of at least 1 with no
-	// side effect: the reads a wait loop would make before it can see 0.
-	TimerReadsAbove0(cycles uint64, period uint32, max int) int
-}
-
 // ErrJAM is the sentinel wrapped by every error that reports a JAM (KIL) opcode. ALE's
 // M6502Low does not implement the 12 JAM opcodes: it sets its fatal bit and the CPU stays
 // frozen until the next reset. Callers test for it with errors.Is(err, ErrJAM).
@@ -75,10 +65,8 @@ type CPU struct {
 	// them (carts remap theirs on bank switches); a flat test bus leaves them nil. This
 	// is Stella's page-access table, here so that the common accesses inline.
 	rpages, wpages [128]*[64]byte
-	// timer is the bus as a TimerBus (the console), for skipTimerWait; nil otherwise.
-	timer TimerBus
 	// con is the bus when it is a Console: the slow paths call it directly rather than
-	// through the interface.
+	// through the interface, and skipTimerWait asks its RIOT about the timer.
 	con *Console
 	// skippedIters counts the loop iterations skipTimerWait and the delay-loop skips
 	// ran by arithmetic (for tests); noSkip turns all of them off (tests compare).
@@ -117,7 +105,6 @@ type CPUState struct {
 // answer the reset vector.
 func NewCPU(bus Bus) *CPU {
 	c := &CPU{bus: bus, SP: 0xFF, flagNZ: 1, LastAccessWasRead: true}
-	c.timer, _ = bus.(TimerBus)
 	c.con, _ = bus.(*Console)
 	return c
 }

@@ -190,8 +190,8 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x49: // EOR #
 			c.eor(c.fetch())
 		case 0x4A: // LSR A
-			if code != nil && pc&63 < 62 && code[pc&63+1] == 0xD0 && code[pc&63+2] == 0xFD {
-				if k := c.loopIterations(n, max); k > 0 {
+			if loopsBack(code, pc, 0xD0) {
+				if k := c.skippable(lsrIters(c.A), n, max); k > 0 {
 					n = c.skipLSRLoop(k, n)
 					break
 				}
@@ -298,8 +298,8 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x87: // SAX zp
 			c.write(c.zp(), c.A&c.X)
 		case 0x88: // DEY
-			if code != nil && pc&63 < 62 && code[pc&63+1] == 0x10 && code[pc&63+2] == 0xFD {
-				if k := c.loopIterations(n, max); k > 0 {
+			if loopsBack(code, pc, 0x10) {
+				if k := c.skippable(decIters(c.Y), n, max); k > 0 {
 					c.Y, n = c.skipDecLoop(c.Y, k, n)
 					break
 				}
@@ -379,7 +379,7 @@ func (c *CPU) execute(max int) (n int) {
 			c.ldy(c.read(c.abs()))
 		case 0xAD: // LDA abs
 			a := c.abs()
-			if a == 0x0284 && c.timer != nil && !c.noSkip {
+			if a == 0x0284 && c.con != nil && !c.noSkip {
 				n = c.skipTimerWait(n, max)
 			}
 			c.lda(c.read(a))
@@ -436,8 +436,8 @@ func (c *CPU) execute(max int) (n int) {
 		case 0xC9: // CMP #
 			c.cmp(c.A, c.fetch())
 		case 0xCA: // DEX
-			if code != nil && pc&63 < 62 && code[pc&63+1] == 0x10 && code[pc&63+2] == 0xFD {
-				if k := c.loopIterations(n, max); k > 0 {
+			if loopsBack(code, pc, 0x10) {
+				if k := c.skippable(decIters(c.X), n, max); k > 0 {
 					c.X, n = c.skipDecLoop(c.X, k, n)
 					break
 				}

@@ -36,7 +36,7 @@ func (c *CPU) read(addr uint16) uint8 {
 }
 
 // readBus is the slow path of read: a device access through the Bus. It is never
-// inlined, so that read stays small enough to inline (with PGO, see cmd/train).
+// inlined, so that read stays small enough to inline (with the Makefile's -l=4).
 //
 //go:noinline
 func (c *CPU) readBus(addr uint16) uint8 {
@@ -464,7 +464,7 @@ func (c *CPU) skipTimerWait(n, max int) int {
 	if (pc+2)&0xFF00 != lda&0xFF00 {
 		period = 8
 	}
-	k := c.timer.TimerReadsAbove0(c.Cycles, period, (max-n)/2)
+	k := c.con.riot.readsAbove0(uint32(c.Cycles), period, (max-n)/2)
 	if k <= 0 {
 		return n
 	}
@@ -480,33 +480,31 @@ func (c *CPU) skipTimerWait(n, max int) int {
 // code sits in direct pages: the same register, flags, data bus, cycles and instruction
 // count as running it.
 
-// loopIterations is called inside a one-byte instruction at PC-1 (opcode fetched,
-// base cycles charged, n instructions counted of limit) whose next two bytes, in the
-// same direct page, branch back to it (execute checks that through the opcode's page).
-// It returns the number of iterations of the loop, or 0 when the loop must run
-// normally (skips turned off, or not enough instruction budget to finish it).
-func (c *CPU) loopIterations(n, limit int) int {
-	if c.noSkip {
-		return 0
-	}
-	var r uint8
-	switch c.rpages[((c.PC-1)>>6)&127][(c.PC-1)&63] {
-	case 0x4A: // LSR A / BNE: one iteration per significant bit of A
-		k := max(bits.Len8(c.A), 1)
-		if n-1+2*k > limit {
-			return 0
-		}
-		return k
-	case 0xCA:
-		r = c.X
-	default:
-		r = c.Y
-	}
-	k := 1 // DEX or DEY / BPL: down to 0xFF, or out at once if already negative
+// loopsBack reports whether the two bytes after the one-byte instruction at pc, in its
+// direct page code (nil for a device page), are branch opcode br back to it. Small
+// enough to inline, so the instructions that can start a delay loop pay little.
+func loopsBack(code *[64]byte, pc uint16, br uint8) bool {
+	i := pc & 63
+	return code != nil && i < 62 && code[i+1] == br && code[i+2] == 0xFD
+}
+
+// decIters is the number of iterations of DEX or DEY / BPL from register value r: down
+// to 0xFF, or out at once if the first decrement is already negative.
+func decIters(r uint8) int {
 	if r <= 0x80 {
-		k = int(r) + 1
+		return int(r) + 1
 	}
-	if n-1+2*k > limit {
+	return 1
+}
+
+// lsrIters is the number of iterations of LSR A / BNE from A = a: one per significant bit.
+func lsrIters(a uint8) int { return max(bits.Len8(a), 1) }
+
+// skippable returns k, the iterations of a delay loop entered inside its first
+// instruction with n instructions counted of limit, or 0 when the loop must run
+// normally (skips turned off, or not enough instruction budget to finish it).
+func (c *CPU) skippable(k, n, limit int) int {
+	if c.noSkip || n-1+2*k > limit {
 		return 0
 	}
 	return k
