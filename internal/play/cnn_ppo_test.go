@@ -1,7 +1,6 @@
 package play
 
 import (
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	_ "github.com/rlpool/rlpool/envs/atari"
-	"github.com/rlpool/rlpool/internal/config"
-	"github.com/rlpool/rlpool/internal/train"
 )
 
 // A PPO Pong checkpoint (ppo.network auto: the Nature CNN) loads for playing, and the
@@ -27,21 +24,7 @@ func TestPPONatureCNN(t *testing.T) {
 	sets := []string{"run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=16", "run.threads=1",
 		"run.log_interval=16", "run.checkpoint_interval=0", "env.task=Pong-v5", "env.num_envs=2",
 		"env.options.roms_dir=" + roms, "ppo.num_steps=8", "ppo.num_minibatches=1", "ppo.update_epochs=1"}
-	cfg, err := config.FromMap(map[string]any{}, sets, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := train.Run(context.Background(), train.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Load(res.Dir, "latest")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.cnn == nil {
-		t.Fatal("a PPO Pong checkpoint did not load as a Nature CNN")
-	}
+	a, dir := trainCNN(t, sets)
 	obs := make([]uint8, a.Spec.ObsSpace.Size())
 	for i := range obs {
 		obs[i] = uint8(i * 13)
@@ -51,7 +34,7 @@ func TestPPONatureCNN(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, err := os.Open(filepath.Join(res.Dir, "checkpoints", "latest.ckpt"))
+	f, err := os.Open(filepath.Join(dir, "checkpoints", "latest.ckpt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +43,7 @@ func TestPPONatureCNN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := agent.NewCNNPolicy(&a.Spec, cfg.Net)
+	p, err := agent.NewCNNPolicy(&a.Spec, a.Config.Net)
 	if err != nil {
 		t.Fatal(err)
 	}

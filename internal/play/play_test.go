@@ -19,13 +19,10 @@ import (
 	"github.com/rlpool/rlpool/internal/train"
 )
 
-// trainTiny trains a few thousand CartPole steps into a fresh run directory.
-func trainTiny(t *testing.T, sets ...string) string {
+// trainRun trains the run that sets describe and returns its directory.
+func trainRun(t *testing.T, sets []string) string {
 	t.Helper()
-	base := []string{"run.dir=" + t.TempDir(), "run.name=tiny", "run.total_steps=2048", "run.threads=1",
-		"run.log_interval=1024", "run.checkpoint_interval=1024", "env.task=CartPole-v1", "env.num_envs=4",
-		"env.num_threads=1", "net.hidden=8,8", "ppo.num_steps=64", "ppo.update_epochs=1"}
-	cfg, err := config.FromMap(map[string]any{}, append(base, sets...), "test")
+	cfg, err := config.FromMap(map[string]any{}, sets, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +31,30 @@ func trainTiny(t *testing.T, sets ...string) string {
 		t.Fatal(err)
 	}
 	return res.Dir
+}
+
+// trainTiny trains a few thousand CartPole steps into a fresh run directory.
+func trainTiny(t *testing.T, sets ...string) string {
+	t.Helper()
+	base := []string{"run.dir=" + t.TempDir(), "run.name=tiny", "run.total_steps=2048", "run.threads=1",
+		"run.log_interval=1024", "run.checkpoint_interval=1024", "env.task=CartPole-v1", "env.num_envs=4",
+		"env.num_threads=1", "net.hidden=8,8", "ppo.num_steps=64", "ppo.update_epochs=1"}
+	return trainRun(t, append(base, sets...))
+}
+
+// trainCNN trains the Pong run that sets describe and loads its latest checkpoint,
+// which must come back as a Nature CNN player.
+func trainCNN(t *testing.T, sets []string) (*Agent, string) {
+	t.Helper()
+	dir := trainRun(t, sets)
+	a, err := Load(dir, "latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.cnn == nil {
+		t.Fatalf("the checkpoint of %s did not load as a Nature CNN", dir)
+	}
+	return a, dir
 }
 
 func TestPlayMatchesGraphAndRecords(t *testing.T) {
@@ -201,21 +222,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 		"run.threads=1", "run.log_interval=20", "run.checkpoint_interval=0", "env.task=Pong-v5",
 		"env.num_envs=2", "env.batch_size=2", "env.options.roms_dir=" + roms, "impala.unroll_length=5",
 		"impala.batch_size=2", "impala.queue_size=4", "impala.network=auto"}
-	cfg, err := config.FromMap(map[string]any{}, sets, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := train.Run(context.Background(), train.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Load(res.Dir, "latest")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.cnn == nil {
-		t.Fatal("an IMPALA Pong checkpoint did not load as a Nature CNN")
-	}
+	a, dir := trainCNN(t, sets)
 	obs := make([]uint8, a.Spec.ObsSpace.Size())
 	for i := range obs {
 		obs[i] = uint8(i * 7)
@@ -226,7 +233,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 	}
 	before = append([]float32(nil), before...)
 	// Raise the bias of action 0 in the checkpoint: exactly logit 0 must follow.
-	f, _ := os.Open(filepath.Join(res.Dir, "checkpoints", "latest.ckpt"))
+	f, _ := os.Open(filepath.Join(dir, "checkpoints", "latest.ckpt"))
 	ck, err := agent.ReadCheckpoint(f)
 	f.Close()
 	if err != nil {
