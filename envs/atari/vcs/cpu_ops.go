@@ -95,22 +95,37 @@ func (c *CPU) setNZ(v uint8) {
 
 // --- Addressing modes: each returns the effective address --------------------------------
 
+// The addressing modes below take pc, the address of the instruction's opcode, and read
+// their operand bytes at pc+1 and pc+2 rather than through PC: the opcode fetch loaded
+// PC once, and loading it again after each increment would chain every operand byte
+// behind a store. Each stores the following instruction's address in PC.
+
+// imm is an immediate operand (also a branch offset or a NOP's operand byte).
+func (c *CPU) imm(pc uint16) uint8 {
+	c.PC = pc + 2
+	return c.read(pc + 1)
+}
+
 // zp is zero page: one operand byte.
-func (c *CPU) zp() uint16 { return uint16(c.fetch()) }
+func (c *CPU) zp(pc uint16) uint16 { return uint16(c.imm(pc)) }
 
 // zpi is zero page indexed (zp,X / zp,Y): the sum stays in page 0.
-func (c *CPU) zpi(idx uint8) uint16 { return uint16(c.fetch() + idx) }
+func (c *CPU) zpi(pc uint16, idx uint8) uint16 { return uint16(c.imm(pc) + idx) }
 
 // abs is absolute: two operand bytes.
-func (c *CPU) abs() uint16 { return c.fetch16() }
+func (c *CPU) abs(pc uint16) uint16 {
+	c.PC = pc + 3
+	lo := c.read(pc + 1)
+	return uint16(lo) | uint16(c.read(pc+2))<<8
+}
 
 // absi is absolute indexed for write and read-modify-write forms: no page cycle.
-func (c *CPU) absi(idx uint8) uint16 { return c.fetch16() + uint16(idx) }
+func (c *CPU) absi(pc uint16, idx uint8) uint16 { return c.abs(pc) + uint16(idx) }
 
 // absiR is absolute indexed for read forms: one extra cycle when the index crosses a page,
 // charged before the operand read.
-func (c *CPU) absiR(idx uint8) (addr uint16) {
-	base := c.fetch16()
+func (c *CPU) absiR(pc uint16, idx uint8) (addr uint16) {
+	base := c.abs(pc)
 	addr = base + uint16(idx)
 	if (base ^ addr) > 0xFF {
 		c.Cycles++
@@ -130,14 +145,14 @@ func (c *CPU) ptr(p uint8) uint16 {
 }
 
 // izx is (zp,X): the pointer lives at (operand + X) & 0xFF.
-func (c *CPU) izx() uint16 { return c.ptr(c.fetch() + c.X) }
+func (c *CPU) izx(pc uint16) uint16 { return c.ptr(c.imm(pc) + c.X) }
 
 // izy is (zp),Y for write and read-modify-write forms: no page cycle.
-func (c *CPU) izy() uint16 { return c.ptr(c.fetch()) + uint16(c.Y) }
+func (c *CPU) izy(pc uint16) uint16 { return c.ptr(c.imm(pc)) + uint16(c.Y) }
 
 // izyR is (zp),Y for read forms: one extra cycle when adding Y crosses a page.
-func (c *CPU) izyR() uint16 {
-	base := c.ptr(c.fetch())
+func (c *CPU) izyR(pc uint16) uint16 {
+	base := c.ptr(c.imm(pc))
 	addr := base + uint16(c.Y)
 	if (base^addr)&0xFF00 != 0 {
 		c.Cycles++
@@ -406,24 +421,27 @@ func (c *CPU) sh(base uint16, idx uint8, reg uint8) {
 
 // nopAbsX is the undocumented NOP abs,X: a real read of the operand address (TIA and RIOT
 // side effects, cartridge hotspots) with the page-cross cycle, as in ALE.
-func (c *CPU) nopAbsX() {
+func (c *CPU) nopAbsX(pc uint16) {
 	if c.harteMode {
-		c.read(c.absi(c.X)) // the vectors' known missing page cycle, see above
+		c.read(c.absi(pc, c.X)) // the vectors' known missing page cycle, see above
 		return
 	}
-	c.read(c.absiR(c.X))
+	c.read(c.absiR(pc, c.X))
 }
 
 // --- Control flow and stack ------------------------------------------------------------
 
-// branch takes the offset byte (already read, like an immediate operand); a taken branch
-// costs 1 cycle, 2 when the target's page differs from that of the following instruction.
-func (c *CPU) branch(off uint8, cond bool) {
+// branch is a relative branch whose opcode is at pc. It reads the offset byte (like an
+// immediate operand) whether or not it is taken; a taken branch costs 1 cycle, 2 when the
+// target's page differs from that of the following instruction.
+func (c *CPU) branch(pc uint16, cond bool) {
+	off := c.imm(pc)
 	if !cond {
 		return
 	}
-	target := c.PC + uint16(int8(off))
-	if (target^c.PC)&0xFF00 != 0 {
+	next := pc + 2
+	target := next + uint16(int8(off))
+	if (target^next)&0xFF00 != 0 {
 		c.Cycles += 2
 	} else {
 		c.Cycles++
