@@ -15,17 +15,21 @@ type Config struct {
 	UpdateEpochs   int     `toml:"update_epochs" range:"[1,1000]" help:"passes over each rollout (item 6)"`
 	NormAdv        bool    `toml:"norm_adv" help:"normalise advantages per minibatch (item 7)"`
 	ClipCoef       float64 `toml:"clip_coef" range:"(0,10]" help:"surrogate clipping epsilon (item 8)"`
-	AnnealClip     bool    `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
-	ClipVLoss      bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
-	EntCoef        float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`
-	VFCoef         float64 `toml:"vf_coef" range:"[0,100]" help:"value loss coefficient (item 9)"`
-	MaxGradNorm    float64 `toml:"max_grad_norm" range:"[0,1e9]" help:"global gradient-norm clip; 0 disables (item 11)"`
-	TargetKL       float64 `toml:"target_kl" range:"[0,10]" help:"stop the epoch loop when approx KL exceeds this; 0 disables (item 12)"`
-	AdamEps        float64 `toml:"adam_eps" range:"(0,1]" help:"Adam epsilon; PPO uses 1e-5, not the 1e-8 default (item 3)"`
-	NormObs        bool    `toml:"norm_obs" help:"normalise observations by running mean/std (item 13)"`
-	ObsClip        float64 `toml:"obs_clip" range:"[0,1e9]" help:"clip normalised observations to +-obs_clip; 0 disables"`
-	NormReward     bool    `toml:"norm_reward" help:"scale rewards by the running std of the discounted return (item 13)"`
-	RewardClip     float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip scaled rewards to +-reward_clip; 0 disables"`
+	// AnnealSteps is the horizon of both anneals in env steps: 0 anneals over
+	// run.total_steps. CleanRL's Atari runs anneal over 10M steps (40M frames); a run cut
+	// shorter than that (say a 10M-frame budget) keeps their schedule with this.
+	AnnealSteps int64   `toml:"anneal_steps" range:"[0,1e13]" help:"env steps over which anneal_lr and anneal_clip reach 0; 0 means run.total_steps"`
+	AnnealClip  bool    `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
+	ClipVLoss   bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
+	EntCoef     float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`
+	VFCoef      float64 `toml:"vf_coef" range:"[0,100]" help:"value loss coefficient (item 9)"`
+	MaxGradNorm float64 `toml:"max_grad_norm" range:"[0,1e9]" help:"global gradient-norm clip; 0 disables (item 11)"`
+	TargetKL    float64 `toml:"target_kl" range:"[0,10]" help:"stop the epoch loop when approx KL exceeds this; 0 disables (item 12)"`
+	AdamEps     float64 `toml:"adam_eps" range:"(0,1]" help:"Adam epsilon; PPO uses 1e-5, not the 1e-8 default (item 3)"`
+	NormObs     bool    `toml:"norm_obs" help:"normalise observations by running mean/std (item 13)"`
+	ObsClip     float64 `toml:"obs_clip" range:"[0,1e9]" help:"clip normalised observations to +-obs_clip; 0 disables"`
+	NormReward  bool    `toml:"norm_reward" help:"scale rewards by the running std of the discounted return (item 13)"`
+	RewardClip  float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip scaled rewards to +-reward_clip; 0 disables"`
 	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
 	// (item 5); off reproduces CleanRL, which treats truncation as termination.
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`

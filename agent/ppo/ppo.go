@@ -86,6 +86,7 @@ type Trainer struct {
 	envSteps                         int64
 	updates                          int
 	numUpdates                       int
+	annealUpdates                    int // updates over which the anneals reach 0
 	started                          bool
 	inFlight                         int
 
@@ -124,8 +125,13 @@ func New(s Setup) (*Trainer, error) {
 		t.actWidth = t.policy.ActDim
 	}
 	total := s.PPO.NumSteps * t.numEnvs
-	// The run ends at the first rollout boundary at or past total_steps.
+	// The run ends at the first rollout boundary at or past total_steps; the anneals
+	// reach 0 after anneal_steps (total_steps when 0).
 	t.numUpdates = int(max(1, (s.TotalSteps+int64(total)-1)/int64(total)))
+	t.annealUpdates = t.numUpdates
+	if s.PPO.AnnealSteps > 0 {
+		t.annealUpdates = int(max(1, (s.PPO.AnnealSteps+int64(total)-1)/int64(total)))
+	}
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (reference/GORGONIA.md).
@@ -215,7 +221,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 			return nil, nil, err
 		}
 	}
-	frac := max(1-float64(t.updates)/float64(t.numUpdates), 0) // 1 at the start, toward 0 at the end
+	frac := max(1-float64(t.updates)/float64(t.annealUpdates), 0) // 1 at the start, toward 0 at the end
 	lr, clip := t.cfg.LearningRate, t.cfg.ClipCoef
 	if t.cfg.AnnealLR {
 		lr *= frac

@@ -110,3 +110,35 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 		})
 	}
 }
+
+// The learning rate anneals linearly to 0 over run.total_steps, or over
+// ppo.anneal_steps when that is set (rollouts of 16 x 4 = 64 steps: 1000 steps are 16
+// updates, 2560 are 40), and the clip coefficient follows the same schedule.
+func TestAnnealHorizon(t *testing.T) {
+	for _, tc := range []struct {
+		annealSteps int64
+		updates     float64
+	}{{0, 16}, {2560, 40}} {
+		s := walkSetup(envpool.DiscreteSpace(3), 0)
+		s.PPO.AnnealSteps = tc.annealSteps
+		s.PPO.AnnealClip = true
+		tr, err := New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for u := 0; u < 3; u++ {
+			_, stats, err := tr.Iterate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			frac := 1 - float64(u)/tc.updates
+			want := map[string]float64{"learning_rate": s.PPO.LearningRate * frac, "clip_coef": s.PPO.ClipCoef * frac}
+			for _, st := range stats {
+				if w, ok := want[st.Name]; ok && math.Abs(st.Value-w) > 1e-7*w {
+					t.Errorf("anneal_steps %d, update %d: %s = %g, want %g", tc.annealSteps, u, st.Name, st.Value, w)
+				}
+			}
+		}
+		tr.Close()
+	}
+}
