@@ -67,7 +67,13 @@ func (c *CPU) write(addr uint16, v uint8) {
 //go:noinline
 func (c *CPU) writeBus(addr uint16, v uint8) {
 	if c.con != nil {
-		c.con.Write(addr, v)
+		if addr&0x1080 == 0 {
+			// TIA registers, most device writes: Console.Write's first decode.
+			c.con.tia.write(addr, v)
+			c.dataBus = v
+		} else {
+			c.con.Write(addr, v)
+		}
 	} else {
 		c.bus.Write(addr, v)
 	}
