@@ -80,7 +80,8 @@ func (c *CPU) writeBus(addr uint16, v uint8) {
 	c.LastAccessWasRead = false
 }
 
-// fetch reads the byte at PC and advances PC (opcode and operand bytes).
+// fetch reads the byte at PC and advances PC: the operand bytes of JSR and JMP (ind),
+// whose handlers follow PC themselves (the other modes use imm and abs below).
 func (c *CPU) fetch() uint8 {
 	v := c.read(c.PC)
 	c.PC++
