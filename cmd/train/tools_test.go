@@ -5,6 +5,7 @@ import (
 	"image/gif"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ metric_episodes = 5
 		t.Errorf("run %s has %d TensorBoard event files, want 1", a, len(ev))
 	}
 	out.Reset()
-	if err := runsMain([]string{"show", a}, &out); err != nil || !strings.Contains(out.String(), "learning_rate="+recs[0].Values[0]+" ") {
+	if err := runsMain([]string{"show", a}, &out); err != nil || !slices.Contains(strings.Fields(out.String()), "learning_rate="+recs[0].Values[0]) {
 		t.Errorf("runs show: %v\n%s", err, out.String())
 	}
 	out.Reset()
