@@ -134,9 +134,15 @@ func TestAnnealHorizon(t *testing.T) {
 			frac := 1 - float64(u)/tc.updates
 			want := map[string]float64{"learning_rate": s.PPO.LearningRate * frac, "clip_coef": s.PPO.ClipCoef * frac}
 			for _, st := range stats {
-				if w, ok := want[st.Name]; ok && math.Abs(st.Value-w) > 1e-7*w {
-					t.Errorf("anneal_steps %d, update %d: %s = %g, want %g", tc.annealSteps, u, st.Name, st.Value, w)
+				if w, ok := want[st.Name]; ok {
+					if math.Abs(st.Value-w) > 1e-7*w {
+						t.Errorf("anneal_steps %d, update %d: %s = %g, want %g", tc.annealSteps, u, st.Name, st.Value, w)
+					}
+					delete(want, st.Name)
 				}
+			}
+			if len(want) != 0 {
+				t.Fatalf("update %d: no stats %v", u, want)
 			}
 		}
 		tr.Close()

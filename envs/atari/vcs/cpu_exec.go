@@ -252,7 +252,7 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x6B: // ARR #
 			c.arr(c.imm(pc))
 		case 0x6C: // JMP ind
-			c.jmpInd()
+			c.jmpInd(c.abs(pc))
 		case 0x6D: // ADC abs
 			c.adc(c.read(c.abs(pc)))
 		case 0x6E: // ROR abs

@@ -80,18 +80,12 @@ func (c *CPU) writeBus(addr uint16, v uint8) {
 	c.LastAccessWasRead = false
 }
 
-// fetch reads the byte at PC and advances PC: the operand bytes of JSR and JMP (ind),
-// whose handlers follow PC themselves (the other modes use imm and abs below).
+// fetch reads the byte at PC and advances PC: JSR's operand bytes, which it reads on
+// either side of its stack writes (the other modes use imm and abs below).
 func (c *CPU) fetch() uint8 {
 	v := c.read(c.PC)
 	c.PC++
 	return v
-}
-
-// fetch16 reads a little-endian operand word at PC, PC+1.
-func (c *CPU) fetch16() uint16 {
-	lo := c.fetch()
-	return uint16(lo) | uint16(c.fetch())<<8
 }
 
 // setNZ sets N and Z from a result byte.
@@ -611,9 +605,9 @@ func (c *CPU) brk() {
 	c.LastAccessWasRead = true // a read after writes (see read)
 }
 
-// jmpInd is JMP (abs) with the NMOS page-wrap bug on the pointer's high byte.
-func (c *CPU) jmpInd() {
-	p := c.fetch16()
+// jmpInd is JMP (abs) through pointer p, with the NMOS page-wrap bug on the pointer's
+// high byte.
+func (c *CPU) jmpInd(p uint16) {
 	lo := c.read(p)
 	hi := c.read(p&0xFF00 | uint16(uint8(p)+1))
 	c.PC = uint16(lo) | uint16(hi)<<8
