@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 	"sync/atomic"
 
@@ -11,6 +10,8 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/internal/gop"
 )
 
 // Dense adds the fused layer y = act(x W + b) to x's graph: x is (batch, in), w is
@@ -48,7 +49,7 @@ func Dense(x, w, b *G.Node, act string) (*G.Node, error) {
 	default:
 		return nil, fmt.Errorf("agent: Dense weights must be float32 or float64, not %v", st.dt)
 	}
-	return G.ApplyOp(&denseOp{st}, x, w, b)
+	return G.ApplyOp(&denseOp{s: st}, x, w, b)
 }
 
 var denseIDs atomic.Uint64
@@ -72,17 +73,6 @@ type denseBufs[T float32 | float64] struct {
 func newDenseBufs[T float32 | float64](batch, in, out int) *denseBufs[T] {
 	return &denseBufs[T]{y: make([]T, batch*out), dz: make([]T, batch*out), dw: make([]T, in*out),
 		db: make([]T, out), dx: make([]T, batch*in)}
-}
-
-// tensorOver returns *t over data with shape, made once and reshaped back each run (a
-// downstream Reshape may have changed it in place).
-func tensorOver(t **tensor.Dense, data any, shape ...int) *tensor.Dense {
-	if *t == nil {
-		*t = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))
-	} else if !(*t).Shape().Eq(tensor.Shape(shape)) {
-		(*t).Reshape(shape...)
-	}
-	return *t
 }
 
 func valueData[T float32 | float64](v G.Value, n int, what string) ([]T, error) {
@@ -196,16 +186,11 @@ func denseBackward[T float32 | float64](s *denseState, bufs *denseBufs[T], vs []
 	return nil
 }
 
-func matType(dt tensor.Dtype) hm.Type { return G.TensorType{Dims: 2, Of: dt} }
-
-func hashOf(s string) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	return h.Sum32()
-}
-
 // denseOp is the forward op: (x, W, b) -> act(x W + b).
-type denseOp struct{ s *denseState }
+type denseOp struct {
+	gop.Owned
+	s *denseState
+}
 
 // Arity implements gorgonia.Op.
 func (op *denseOp) Arity() int { return 3 }
@@ -213,7 +198,7 @@ func (op *denseOp) Arity() int { return 3 }
 // Type implements gorgonia.Op with a fresh type (Gorgonia returns types to a pool).
 func (op *denseOp) Type() hm.Type {
 	t := op.s.dt
-	return hm.NewFnType(matType(t), matType(t), matType(t), matType(t))
+	return hm.NewFnType(gop.TensorType(2, t), gop.TensorType(2, t), gop.TensorType(2, t), gop.TensorType(2, t))
 }
 
 // InferShape implements gorgonia.Op.
@@ -231,28 +216,19 @@ func (op *denseOp) Do(vs ...G.Value) (G.Value, error) {
 		if err := denseForward(s, s.f32, vs); err != nil {
 			return nil, err
 		}
-		return tensorOver(&s.y, s.f32.y, s.batch, s.out), nil
+		return gop.Wrap(&s.y, s.f32.y, tensor.Shape{s.batch, s.out})
 	}
 	if err := denseForward(s, s.f64, vs); err != nil {
 		return nil, err
 	}
-	return tensorOver(&s.y, s.f64.y, s.batch, s.out), nil
+	return gop.Wrap(&s.y, s.f64.y, tensor.Shape{s.batch, s.out})
 }
-
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op *denseOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op *denseOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op *denseOp) OverwritesInput() int { return -1 }
 
 // WriteHash implements gorgonia.Op; the layer id keeps the graph from merging layers.
 func (op *denseOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
 
 // Hashcode implements gorgonia.Op.
-func (op *denseOp) Hashcode() uint32 { return hashOf(op.String()) }
+func (op *denseOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op *denseOp) String() string {
@@ -268,15 +244,15 @@ func (op *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error
 	if len(inputs) != 3 {
 		return nil, fmt.Errorf("agent: Dense SymDiff takes 3 inputs, got %d", len(inputs))
 	}
-	bwd, err := G.ApplyOp(&denseBwdOp{op.s}, inputs[0], inputs[1], output, grad)
+	bwd, err := G.ApplyOp(&denseBwdOp{s: op.s}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	dx, err := G.ApplyOp(&densePickOp{op.s, "dx"}, bwd)
+	dx, err := G.ApplyOp(&densePickOp{s: op.s, which: "dx"}, bwd)
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(&densePickOp{op.s, "db"}, bwd)
+	db, err := G.ApplyOp(&densePickOp{s: op.s, which: "db"}, bwd)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +260,10 @@ func (op *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error
 }
 
 // denseBwdOp computes dW, db and dx from (x, W, y, dy) and returns dW.
-type denseBwdOp struct{ s *denseState }
+type denseBwdOp struct {
+	gop.Owned
+	s *denseState
+}
 
 // Arity implements gorgonia.Op.
 func (op *denseBwdOp) Arity() int { return 4 }
@@ -292,7 +271,7 @@ func (op *denseBwdOp) Arity() int { return 4 }
 // Type implements gorgonia.Op.
 func (op *denseBwdOp) Type() hm.Type {
 	t := op.s.dt
-	return hm.NewFnType(matType(t), matType(t), matType(t), matType(t), matType(t))
+	return hm.NewFnType(gop.TensorType(2, t), gop.TensorType(2, t), gop.TensorType(2, t), gop.TensorType(2, t), gop.TensorType(2, t))
 }
 
 // InferShape implements gorgonia.Op: dW's shape.
@@ -310,28 +289,19 @@ func (op *denseBwdOp) Do(vs ...G.Value) (G.Value, error) {
 		if err := denseBackward(s, s.f32, vs); err != nil {
 			return nil, err
 		}
-		return tensorOver(&s.dw, s.f32.dw, s.in, s.out), nil
+		return gop.Wrap(&s.dw, s.f32.dw, tensor.Shape{s.in, s.out})
 	}
 	if err := denseBackward(s, s.f64, vs); err != nil {
 		return nil, err
 	}
-	return tensorOver(&s.dw, s.f64.dw, s.in, s.out), nil
+	return gop.Wrap(&s.dw, s.f64.dw, tensor.Shape{s.in, s.out})
 }
-
-// ReturnsPtr implements gorgonia.Op.
-func (op *denseBwdOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op *denseBwdOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op.
-func (op *denseBwdOp) OverwritesInput() int { return -1 }
 
 // WriteHash implements gorgonia.Op.
 func (op *denseBwdOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
 
 // Hashcode implements gorgonia.Op.
-func (op *denseBwdOp) Hashcode() uint32 { return hashOf(op.String()) }
+func (op *denseBwdOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op *denseBwdOp) String() string { return fmt.Sprintf("rlpool.DenseBackward#%d", op.s.id) }
@@ -339,6 +309,7 @@ func (op *denseBwdOp) String() string { return fmt.Sprintf("rlpool.DenseBackward
 // densePickOp returns db or dx, computed by the layer's backward op (its input, which
 // orders it after that op).
 type densePickOp struct {
+	gop.Owned
 	s     *denseState
 	which string
 }
@@ -347,7 +318,9 @@ type densePickOp struct {
 func (op *densePickOp) Arity() int { return 1 }
 
 // Type implements gorgonia.Op.
-func (op *densePickOp) Type() hm.Type { return hm.NewFnType(matType(op.s.dt), matType(op.s.dt)) }
+func (op *densePickOp) Type() hm.Type {
+	return hm.NewFnType(gop.TensorType(2, op.s.dt), gop.TensorType(2, op.s.dt))
+}
 
 // InferShape implements gorgonia.Op.
 func (op *densePickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
@@ -372,25 +345,16 @@ func (op *densePickOp) Do(...G.Value) (G.Value, error) {
 		d = s.f64.dx
 	}
 	if op.which == "db" {
-		return tensorOver(&s.db, d, 1, s.out), nil
+		return gop.Wrap(&s.db, d, tensor.Shape{1, s.out})
 	}
-	return tensorOver(&s.dx, d, s.batch, s.in), nil
+	return gop.Wrap(&s.dx, d, tensor.Shape{s.batch, s.in})
 }
-
-// ReturnsPtr implements gorgonia.Op.
-func (op *densePickOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op *densePickOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op.
-func (op *densePickOp) OverwritesInput() int { return -1 }
 
 // WriteHash implements gorgonia.Op.
 func (op *densePickOp) WriteHash(h hash.Hash) { fmt.Fprint(h, op.String()) }
 
 // Hashcode implements gorgonia.Op.
-func (op *densePickOp) Hashcode() uint32 { return hashOf(op.String()) }
+func (op *densePickOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op *densePickOp) String() string {

@@ -3,13 +3,14 @@ package impala
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"math"
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/internal/gop"
 )
 
 // The IMPALA loss is one custom Gorgonia op. Its forward pass takes the network's
@@ -198,14 +199,6 @@ func scalarOf(v G.Value) float64 {
 	return math.NaN()
 }
 
-func hashOf(w interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	w.WriteHash(h)
-	return h.Sum32()
-}
-
-func tensorType(dims int, dt tensor.Dtype) hm.Type { return G.TensorType{Dims: dims, Of: dt} }
-
 // vtraceLoss applies the loss op to logits ((T+1)B x A) and values ((T+1)B).
 func vtraceLoss(logits, values *G.Node, st *lossState) (*G.Node, error) {
 	if s := logits.Shape(); s.Dims() != 2 || s[0] != st.rows() || s[1] != st.A {
@@ -214,18 +207,21 @@ func vtraceLoss(logits, values *G.Node, st *lossState) (*G.Node, error) {
 	if s := values.Shape(); s.Dims() != 1 || s[0] != st.rows() {
 		return nil, fmt.Errorf("impala: loss wants values (%d), got %v", st.rows(), s)
 	}
-	return G.ApplyOp(lossOp{st}, logits, values)
+	return G.ApplyOp(lossOp{st: st}, logits, values)
 }
 
 // lossOp is the V-trace loss: (logits, values) -> scalar.
-type lossOp struct{ st *lossState }
+type lossOp struct {
+	gop.Owned
+	st *lossState
+}
 
 // Arity implements gorgonia.Op.
 func (op lossOp) Arity() int { return 2 }
 
 // Type implements gorgonia.Op; a fresh type per call, as Gorgonia pools types.
 func (op lossOp) Type() hm.Type {
-	return hm.NewFnType(tensorType(2, op.st.dt), tensorType(1, op.st.dt), op.st.dt)
+	return hm.NewFnType(gop.TensorType(2, op.st.dt), gop.TensorType(1, op.st.dt), op.st.dt)
 }
 
 // InferShape implements gorgonia.Op: a scalar.
@@ -251,20 +247,11 @@ func (op lossOp) Do(in ...G.Value) (G.Value, error) {
 	return G.NewF64(st.total), nil
 }
 
-// ReturnsPtr implements gorgonia.Op.
-func (op lossOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op lossOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: none.
-func (op lossOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the id keeps two losses from merging.
 func (op lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.impala.vtraceloss#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op lossOp) Hashcode() uint32 { return hashOf(op) }
+func (op lossOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op lossOp) String() string { return fmt.Sprintf("VTraceLoss#%d", op.st.id) }
@@ -276,11 +263,11 @@ func (op lossOp) DiffWRT(n int) []bool { return []bool{true, true} }
 // d/dvalues. The backward node takes the loss output as input so that it runs after
 // the forward pass whose targets it uses.
 func (op lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	back, err := G.ApplyOp(lossBackOp(op), inputs[0], inputs[1], output, grad)
+	back, err := G.ApplyOp(lossBackOp{st: op.st}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	dv, err := G.ApplyOp(lossPickOp(op), back)
+	dv, err := G.ApplyOp(lossPickOp{st: op.st}, back)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +275,10 @@ func (op lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 }
 
 // lossBackOp computes both gradients and returns d loss/d logits.
-type lossBackOp struct{ st *lossState }
+type lossBackOp struct {
+	gop.Grad
+	st *lossState
+}
 
 // Arity implements gorgonia.Op: logits, values, loss, d cost/d loss.
 func (op lossBackOp) Arity() int { return 4 }
@@ -296,7 +286,7 @@ func (op lossBackOp) Arity() int { return 4 }
 // Type implements gorgonia.Op.
 func (op lossBackOp) Type() hm.Type {
 	dt := op.st.dt
-	return hm.NewFnType(tensorType(2, dt), tensorType(1, dt), dt, dt, tensorType(2, dt))
+	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(1, dt), dt, dt, gop.TensorType(2, dt))
 }
 
 // InferShape implements gorgonia.Op.
@@ -332,32 +322,8 @@ func (op lossBackOp) Do(in ...G.Value) (G.Value, error) {
 			st.dValues.([]float32)[i] = float32(x)
 		}
 	}
-	return wrapOwned(&st.dLogitsT, st.dLogits, tensor.Shape{st.rows(), st.A})
+	return gop.Wrap(&st.dLogitsT, st.dLogits, tensor.Shape{st.rows(), st.A})
 }
-
-// wrapOwned returns the tensor over an op-owned buffer, created once and reshaped back
-// if a downstream op reshaped it in place.
-func wrapOwned(t **tensor.Dense, data any, shape tensor.Shape) (*tensor.Dense, error) {
-	if *t == nil {
-		*t = tensor.New(tensor.WithShape(shape.Clone()...), tensor.WithBacking(data))
-		return *t, nil
-	}
-	if !(*t).Shape().Eq(shape) {
-		if err := (*t).Reshape(shape...); err != nil {
-			return nil, err
-		}
-	}
-	return *t, nil
-}
-
-// ReturnsPtr implements gorgonia.Op.
-func (op lossBackOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op lossBackOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: none.
-func (op lossBackOp) OverwritesInput() int { return -1 }
 
 // WriteHash implements gorgonia.Op.
 func (op lossBackOp) WriteHash(h hash.Hash) {
@@ -365,28 +331,23 @@ func (op lossBackOp) WriteHash(h hash.Hash) {
 }
 
 // Hashcode implements gorgonia.Op.
-func (op lossBackOp) Hashcode() uint32 { return hashOf(op) }
+func (op lossBackOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op lossBackOp) String() string { return fmt.Sprintf("VTraceLossBackward#%d", op.st.id) }
 
-// DiffWRT implements gorgonia.SDOp: no second derivative.
-func (op lossBackOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-// SymDiff implements gorgonia.SDOp: no second derivative.
-func (op lossBackOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("impala: %v has no second derivative", op)
-}
-
 // lossPickOp returns d loss/d values, computed by the backward op it takes as input.
-type lossPickOp struct{ st *lossState }
+type lossPickOp struct {
+	gop.Grad
+	st *lossState
+}
 
 // Arity implements gorgonia.Op.
 func (op lossPickOp) Arity() int { return 1 }
 
 // Type implements gorgonia.Op.
 func (op lossPickOp) Type() hm.Type {
-	return hm.NewFnType(tensorType(2, op.st.dt), tensorType(1, op.st.dt))
+	return hm.NewFnType(gop.TensorType(2, op.st.dt), gop.TensorType(1, op.st.dt))
 }
 
 // InferShape implements gorgonia.Op.
@@ -396,17 +357,8 @@ func (op lossPickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 
 // Do implements gorgonia.Op.
 func (op lossPickOp) Do(...G.Value) (G.Value, error) {
-	return wrapOwned(&op.st.dValuesT, op.st.dValues, tensor.Shape{op.st.rows()})
+	return gop.Wrap(&op.st.dValuesT, op.st.dValues, tensor.Shape{op.st.rows()})
 }
-
-// ReturnsPtr implements gorgonia.Op.
-func (op lossPickOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op.
-func (op lossPickOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: none.
-func (op lossPickOp) OverwritesInput() int { return -1 }
 
 // WriteHash implements gorgonia.Op.
 func (op lossPickOp) WriteHash(h hash.Hash) {
@@ -414,15 +366,7 @@ func (op lossPickOp) WriteHash(h hash.Hash) {
 }
 
 // Hashcode implements gorgonia.Op.
-func (op lossPickOp) Hashcode() uint32 { return hashOf(op) }
+func (op lossPickOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op lossPickOp) String() string { return fmt.Sprintf("VTraceLossDValues#%d", op.st.id) }
-
-// DiffWRT implements gorgonia.SDOp.
-func (op lossPickOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-// SymDiff implements gorgonia.SDOp: no second derivative.
-func (op lossPickOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("impala: %v has no second derivative", op)
-}

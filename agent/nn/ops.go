@@ -3,12 +3,13 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/internal/gop"
 )
 
 // The ops in this file follow reference/GORGONIA.md: each computes into buffers it owns
@@ -23,29 +24,6 @@ import (
 // itself. Input tensors must be contiguous (plain *tensor.Dense).
 
 var opIDs atomic.Uint64
-
-func tensorType(dims int, dt tensor.Dtype) hm.Type { return G.TensorType{Dims: dims, Of: dt} }
-
-func hashOf(w interface{ WriteHash(hash.Hash) }) uint32 {
-	h := fnv.New32a()
-	w.WriteHash(h)
-	return h.Sum32()
-}
-
-// wrap returns the tensor over data with the given shape, created once and reshaped back
-// if a downstream Reshape changed it in place.
-func wrap(t **tensor.Dense, data any, shape tensor.Shape) (*tensor.Dense, error) {
-	if *t == nil {
-		*t = tensor.New(tensor.WithShape(shape.Clone()...), tensor.WithBacking(data))
-		return *t, nil
-	}
-	if !(*t).Shape().Eq(shape) {
-		if err := (*t).Reshape(shape...); err != nil {
-			return nil, err
-		}
-	}
-	return *t, nil
-}
 
 // data returns v's backing slice; v must be a contiguous tensor.
 func data(v G.Value) (any, error) {
@@ -90,6 +68,7 @@ const (
 
 // pickOp returns one of the results its layer's backward op computed (db or dx).
 type pickOp struct {
+	gop.Grad
 	st    picker
 	which int
 }
@@ -99,7 +78,7 @@ func (op pickOp) Arity() int { return 1 }
 
 // Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op pickOp) Type() hm.Type {
-	return hm.NewFnType(op.st.backType(), tensorType(op.st.pickShape(op.which).Dims(), op.st.dtype()))
+	return hm.NewFnType(op.st.backType(), gop.TensorType(op.st.pickShape(op.which).Dims(), op.st.dtype()))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
@@ -110,34 +89,17 @@ func (op pickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 // Do implements gorgonia.Op: it returns the buffer the backward op filled.
 func (op pickOp) Do(...G.Value) (G.Value, error) { return op.st.picked(op.which) }
 
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op pickOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op pickOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op pickOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op pickOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "rlpool.nn.pick#%d.%d", op.st.opID(), op.which)
 }
 
 // Hashcode implements gorgonia.Op.
-func (op pickOp) Hashcode() uint32 { return hashOf(op) }
+func (op pickOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op pickOp) String() string {
 	return fmt.Sprintf("pick%s#%d", map[int]string{pickDB: "db", pickDX: "dx"}[op.which], op.st.opID())
-}
-
-// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op pickOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
-func (op pickOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("nn: %v has no second derivative", op)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -160,7 +122,7 @@ type convState struct {
 
 func (st *convState) opID() uint64        { return st.id }
 func (st *convState) dtype() tensor.Dtype { return st.dt }
-func (st *convState) backType() hm.Type   { return tensorType(4, st.dt) }
+func (st *convState) backType() hm.Type   { return gop.TensorType(4, st.dt) }
 func (st *convState) outShape() tensor.Shape {
 	if st.flatten {
 		return tensor.Shape{st.g.B, st.g.Cout * st.g.P}
@@ -190,12 +152,15 @@ func (st *convState) picked(which int) (*tensor.Dense, error) {
 	default:
 		d, t = st.k64.dx, &st.dxT
 	}
-	return wrap(t, d, st.pickShape(which))
+	return gop.Wrap(t, d, st.pickShape(which))
 }
 
 // convOp is y = act(conv2d(scale*x, w) + b): x (B, Cin, H, W) of uint8 or the float
 // type, w (Cout, Cin, K, K), b (Cout), y (B, Cout, OH, OW) or, flattened, (B, Cout*OH*OW).
-type convOp struct{ st *convState }
+type convOp struct {
+	gop.Owned
+	st *convState
+}
 
 // Arity implements gorgonia.Op: the number of inputs.
 func (op convOp) Arity() int { return 3 }
@@ -203,26 +168,17 @@ func (op convOp) Arity() int { return 3 }
 // Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op convOp) Type() hm.Type {
 	st := op.st
-	return hm.NewFnType(tensorType(4, st.xdt), tensorType(4, st.dt), tensorType(1, st.dt), tensorType(st.outShape().Dims(), st.dt))
+	return hm.NewFnType(gop.TensorType(4, st.xdt), gop.TensorType(4, st.dt), gop.TensorType(1, st.dt), gop.TensorType(st.outShape().Dims(), st.dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
 func (op convOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.outShape(), nil }
 
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op convOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op convOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op convOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op convOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.conv#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op convOp) Hashcode() uint32 { return hashOf(op) }
+func (op convOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op convOp) String() string {
@@ -255,7 +211,7 @@ func (op convOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&st.yT, y, st.outShape())
+	return gop.Wrap(&st.yT, y, st.outShape())
 }
 
 func convForward[T Float](k *convKernel[T], x any, wv, bv G.Value, g *convGeom) ([]T, error) {
@@ -278,17 +234,17 @@ func (op convOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true}
 
 // SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	back, err := G.ApplyOp(convBackOp(op), inputs[0], inputs[1], output, grad)
+	back, err := G.ApplyOp(convBackOp{st: op.st}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(pickOp{op.st, pickDB}, back)
+	db, err := G.ApplyOp(pickOp{st: op.st, which: pickDB}, back)
 	if err != nil {
 		return nil, err
 	}
 	var dx *G.Node
 	if op.st.needDX {
-		if dx, err = G.ApplyOp(pickOp{op.st, pickDX}, back); err != nil {
+		if dx, err = G.ApplyOp(pickOp{st: op.st, which: pickDX}, back); err != nil {
 			return nil, err
 		}
 	}
@@ -297,7 +253,10 @@ func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 
 // convBackOp computes a convolution's dW (its result), db and dx (read by pick ops)
 // from (x, w, y, dy).
-type convBackOp struct{ st *convState }
+type convBackOp struct {
+	gop.Grad
+	st *convState
+}
 
 // Arity implements gorgonia.Op: the number of inputs.
 func (op convBackOp) Arity() int { return 4 }
@@ -306,37 +265,20 @@ func (op convBackOp) Arity() int { return 4 }
 func (op convBackOp) Type() hm.Type {
 	st := op.st
 	od := st.outShape().Dims()
-	return hm.NewFnType(tensorType(4, st.xdt), tensorType(4, st.dt), tensorType(od, st.dt), tensorType(od, st.dt), tensorType(4, st.dt))
+	return hm.NewFnType(gop.TensorType(4, st.xdt), gop.TensorType(4, st.dt), gop.TensorType(od, st.dt), gop.TensorType(od, st.dt), gop.TensorType(4, st.dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
 func (op convBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.wShape(), nil }
 
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op convBackOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op convBackOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op convBackOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op convBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.convback#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op convBackOp) Hashcode() uint32 { return hashOf(op) }
+func (op convBackOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op convBackOp) String() string { return fmt.Sprintf("ConvBackward#%d", op.st.id) }
-
-// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op convBackOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
-func (op convBackOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("nn: %v has no second derivative", op)
-}
 
 // Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op convBackOp) Do(in ...G.Value) (G.Value, error) {
@@ -358,7 +300,7 @@ func (op convBackOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&st.dwT, dw, st.wShape())
+	return gop.Wrap(&st.dwT, dw, st.wShape())
 }
 
 func convBackward[T Float](k *convKernel[T], x any, in []G.Value, g *convGeom) ([]T, error) {
@@ -433,7 +375,7 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	} else {
 		st.k64 = newConvKernel(geom, opts.ReLU, scale, st.needDX)
 	}
-	return G.ApplyOp(convOp{st}, x, w, b)
+	return G.ApplyOp(convOp{st: st}, x, w, b)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -454,7 +396,7 @@ type denseState struct {
 
 func (st *denseState) opID() uint64        { return st.id }
 func (st *denseState) dtype() tensor.Dtype { return st.dt }
-func (st *denseState) backType() hm.Type   { return tensorType(2, st.dt) }
+func (st *denseState) backType() hm.Type   { return gop.TensorType(2, st.dt) }
 func (st *denseState) pickShape(which int) tensor.Shape {
 	if which == pickDB {
 		return tensor.Shape{st.O}
@@ -474,11 +416,14 @@ func (st *denseState) picked(which int) (*tensor.Dense, error) {
 	default:
 		d, t = st.k64.dx, &st.dxT
 	}
-	return wrap(t, d, st.pickShape(which))
+	return gop.Wrap(t, d, st.pickShape(which))
 }
 
 // denseOp is y = act(x w + b): x (B, In), w (In, Out), b (Out), y (B, Out).
-type denseOp struct{ st *denseState }
+type denseOp struct {
+	gop.Owned
+	st *denseState
+}
 
 // Arity implements gorgonia.Op: the number of inputs.
 func (op denseOp) Arity() int { return 3 }
@@ -486,7 +431,7 @@ func (op denseOp) Arity() int { return 3 }
 // Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op denseOp) Type() hm.Type {
 	dt := op.st.dt
-	return hm.NewFnType(tensorType(2, dt), tensorType(2, dt), tensorType(1, dt), tensorType(2, dt))
+	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(1, dt), gop.TensorType(2, dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
@@ -494,20 +439,11 @@ func (op denseOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.st.B, op.st.O}, nil
 }
 
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op denseOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op denseOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op denseOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op denseOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.dense#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op denseOp) Hashcode() uint32 { return hashOf(op) }
+func (op denseOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op denseOp) String() string {
@@ -537,7 +473,7 @@ func (op denseOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&st.yT, y, tensor.Shape{st.B, st.O})
+	return gop.Wrap(&st.yT, y, tensor.Shape{st.B, st.O})
 }
 
 func denseForward[T Float](k *denseKernel[T], in []G.Value) ([]T, error) {
@@ -559,17 +495,17 @@ func denseForward[T Float](k *denseKernel[T], in []G.Value) ([]T, error) {
 
 // SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	back, err := G.ApplyOp(denseBackOp(op), inputs[0], inputs[1], output, grad)
+	back, err := G.ApplyOp(denseBackOp{st: op.st}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(pickOp{op.st, pickDB}, back)
+	db, err := G.ApplyOp(pickOp{st: op.st, which: pickDB}, back)
 	if err != nil {
 		return nil, err
 	}
 	var dx *G.Node
 	if op.st.needDX {
-		if dx, err = G.ApplyOp(pickOp{op.st, pickDX}, back); err != nil {
+		if dx, err = G.ApplyOp(pickOp{st: op.st, which: pickDX}, back); err != nil {
 			return nil, err
 		}
 	}
@@ -577,7 +513,10 @@ func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
 }
 
 // denseBackOp computes a dense layer's dW (its result), db and dx from (x, w, y, dy).
-type denseBackOp struct{ st *denseState }
+type denseBackOp struct {
+	gop.Grad
+	st *denseState
+}
 
 // Arity implements gorgonia.Op: the number of inputs.
 func (op denseBackOp) Arity() int { return 4 }
@@ -585,7 +524,7 @@ func (op denseBackOp) Arity() int { return 4 }
 // Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
 func (op denseBackOp) Type() hm.Type {
 	dt := op.st.dt
-	return hm.NewFnType(tensorType(2, dt), tensorType(2, dt), tensorType(2, dt), tensorType(2, dt), tensorType(2, dt))
+	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
@@ -593,31 +532,14 @@ func (op denseBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.st.I, op.st.O}, nil
 }
 
-// ReturnsPtr implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op denseBackOp) ReturnsPtr() bool { return false }
-
-// CallsExtern implements gorgonia.Op: false, so that the machine adds no allocation.
-func (op denseBackOp) CallsExtern() bool { return false }
-
-// OverwritesInput implements gorgonia.Op: no input is overwritten.
-func (op denseBackOp) OverwritesInput() int { return -1 }
-
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
 func (op denseBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.denseback#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op denseBackOp) Hashcode() uint32 { return hashOf(op) }
+func (op denseBackOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op denseBackOp) String() string { return fmt.Sprintf("DenseBackward#%d", op.st.id) }
-
-// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op denseBackOp) DiffWRT(n int) []bool { return make([]bool, n) }
-
-// SymDiff implements gorgonia.SDOp: gradient ops have no second derivative.
-func (op denseBackOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
-	return nil, fmt.Errorf("nn: %v has no second derivative", op)
-}
 
 // Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op denseBackOp) Do(in ...G.Value) (G.Value, error) {
@@ -635,7 +557,7 @@ func (op denseBackOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&st.dwT, dw, tensor.Shape{st.I, st.O})
+	return gop.Wrap(&st.dwT, dw, tensor.Shape{st.I, st.O})
 }
 
 func denseBackward[T Float](k *denseKernel[T], in []G.Value, needDX bool) ([]T, error) {
@@ -685,5 +607,5 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	} else {
 		st.k64 = newDenseKernel[float64](st.B, st.I, st.O, st.relu)
 	}
-	return G.ApplyOp(denseOp{st}, x, w, b)
+	return G.ApplyOp(denseOp{st: st}, x, w, b)
 }
