@@ -102,6 +102,27 @@ func (op pickOp) String() string {
 	return fmt.Sprintf("pick%s#%d", map[int]string{pickDB: "db", pickDX: "dx"}[op.which], op.st.opID())
 }
 
+// layerGrads is a layer's SymDiff: one backward node back (which returns dW) on
+// (x, w, y, dy), and pick nodes after it for db and, when needDX, dx. The result is in
+// input order (x, w, b); dx is nil when the input needs no gradient.
+func layerGrads(back G.Op, st picker, needDX bool, inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	bw, err := G.ApplyOp(back, inputs[0], inputs[1], output, grad)
+	if err != nil {
+		return nil, err
+	}
+	db, err := G.ApplyOp(pickOp{st: st, which: pickDB}, bw)
+	if err != nil {
+		return nil, err
+	}
+	var dx *G.Node
+	if needDX {
+		if dx, err = G.ApplyOp(pickOp{st: st, which: pickDX}, bw); err != nil {
+			return nil, err
+		}
+	}
+	return G.Nodes{dx, bw, db}, nil
+}
+
 // ---------------------------------------------------------------------------------------
 // Convolution.
 
@@ -234,21 +255,7 @@ func (op convOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true}
 
 // SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	back, err := G.ApplyOp(convBackOp{st: op.st}, inputs[0], inputs[1], output, grad)
-	if err != nil {
-		return nil, err
-	}
-	db, err := G.ApplyOp(pickOp{st: op.st, which: pickDB}, back)
-	if err != nil {
-		return nil, err
-	}
-	var dx *G.Node
-	if op.st.needDX {
-		if dx, err = G.ApplyOp(pickOp{st: op.st, which: pickDX}, back); err != nil {
-			return nil, err
-		}
-	}
-	return G.Nodes{dx, back, db}, nil
+	return layerGrads(convBackOp{st: op.st}, op.st, op.st.needDX, inputs, output, grad)
 }
 
 // convBackOp computes a convolution's dW (its result), db and dx (read by pick ops)
@@ -495,21 +502,7 @@ func denseForward[T Float](k *denseKernel[T], in []G.Value) ([]T, error) {
 
 // SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
 func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	back, err := G.ApplyOp(denseBackOp{st: op.st}, inputs[0], inputs[1], output, grad)
-	if err != nil {
-		return nil, err
-	}
-	db, err := G.ApplyOp(pickOp{st: op.st, which: pickDB}, back)
-	if err != nil {
-		return nil, err
-	}
-	var dx *G.Node
-	if op.st.needDX {
-		if dx, err = G.ApplyOp(pickOp{st: op.st, which: pickDX}, back); err != nil {
-			return nil, err
-		}
-	}
-	return G.Nodes{dx, back, db}, nil
+	return layerGrads(denseBackOp{st: op.st}, op.st, op.st.needDX, inputs, output, grad)
 }
 
 // denseBackOp computes a dense layer's dW (its result), db and dx from (x, w, y, dy).
