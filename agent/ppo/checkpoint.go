@@ -29,6 +29,7 @@ func (t *Trainer) Save() (*agent.Checkpoint, error) {
 		}
 	}
 	c.I64["adam.t"] = []int64{int64(st.Steps)}
+	c.F64["adaptive_lr"] = []float64{t.lr}
 	c.PutRMS("obs_rms", t.obsRMS)
 	c.PutRMS("ret_rms", t.rew.RMS)
 	c.F64["ret_rms.returns"] = append([]float64(nil), t.rew.Returns...)
@@ -111,6 +112,9 @@ func (t *Trainer) Load(c *agent.Checkpoint) (note string, err error) {
 		return "", fmt.Errorf("ppo: checkpoint lacks its counters")
 	}
 	t.envSteps, t.updates = cnt[0], int(cnt[1])
+	if lr := c.F64["adaptive_lr"]; len(lr) == 1 { // absent in checkpoints older than the schedule
+		t.lr = lr[0]
+	}
 	states, ok := c.Blobs["env_states"]
 	if !ok || cnt[2] == 0 {
 		t.started = false

@@ -18,8 +18,12 @@ type Config struct {
 	// AnnealSteps is the horizon of both anneals in env steps: 0 anneals over
 	// run.total_steps. CleanRL's Atari runs anneal over 10M steps (40M frames); a run cut
 	// shorter than that (say a 10M-frame budget) keeps their schedule with this.
-	AnnealSteps int64   `toml:"anneal_steps" range:"[0,1e13]" help:"env steps over which anneal_lr and anneal_clip reach 0; 0 means run.total_steps"`
-	AnnealClip  bool    `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
+	AnnealSteps int64 `toml:"anneal_steps" range:"[0,1e13]" help:"env steps over which anneal_lr and anneal_clip reach 0; 0 means run.total_steps"`
+	AnnealClip  bool  `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
+	// AdaptiveKL switches the learning rate to rl_games' adaptive schedule, which keeps
+	// each epoch's policy change near this KL instead of following a fixed anneal: the
+	// rate grows while updates are timid and shrinks when they overshoot (see adaptLR).
+	AdaptiveKL  float64 `toml:"adaptive_kl" range:"[0,10]" help:"target approx KL of the adaptive learning-rate schedule (rl_games' kl_threshold; lr /1.5 above 2x, x1.5 below half, after each epoch); 0 keeps the fixed or annealed rate"`
 	ClipVLoss   bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
 	EntCoef     float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`
 	VFCoef      float64 `toml:"vf_coef" range:"[0,100]" help:"value loss coefficient (item 9)"`
@@ -51,8 +55,11 @@ func DefaultConfig() Config {
 }
 
 // Check reports combinations that the field ranges cannot: the rollout must split into
-// equal minibatches.
+// equal minibatches, and only one schedule may set the learning rate.
 func (c *Config) Check(numEnvs int) error {
+	if c.AdaptiveKL > 0 && c.AnnealLR {
+		return fmt.Errorf("ppo.adaptive_kl = %g and ppo.anneal_lr = true both set the learning rate; set anneal_lr = false to use the adaptive schedule", c.AdaptiveKL)
+	}
 	if n := c.NumSteps * numEnvs; n%c.NumMinibatches != 0 {
 		return fmt.Errorf("ppo.num_minibatches = %d must divide the rollout size ppo.num_steps x env.num_envs = %d x %d = %d",
 			c.NumMinibatches, c.NumSteps, numEnvs, n)

@@ -86,7 +86,8 @@ type Trainer struct {
 	envSteps                         int64
 	updates                          int
 	numUpdates                       int
-	annealUpdates                    int // updates over which the anneals reach 0
+	annealUpdates                    int     // updates over which the anneals reach 0
+	lr                               float64 // the adaptive schedule's current rate (adaptive_kl)
 	started                          bool
 	inFlight                         int
 
@@ -156,6 +157,7 @@ func New(s Setup) (*Trainer, error) {
 	t.rng = rand.New(t.pcg)
 	t.policy.Init(t.rng)
 	t.opt = optim.NewAdam(t.train.pn.Params, optim.AdamConfig{LR: s.PPO.LearningRate, Eps: s.PPO.AdamEps, MaxGradNorm: s.PPO.MaxGradNorm})
+	t.lr = s.PPO.LearningRate
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
 	t.rew = agent.NewRewardScaler(t.numEnvs, s.PPO.Gamma, s.PPO.RewardClip)
@@ -223,7 +225,10 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	}
 	frac := max(1-float64(t.updates)/float64(t.annealUpdates), 0) // 1 at the start, toward 0 at the end
 	lr, clip := t.cfg.LearningRate, t.cfg.ClipCoef
-	if t.cfg.AnnealLR {
+	switch {
+	case t.cfg.AdaptiveKL > 0:
+		lr = t.lr
+	case t.cfg.AnnealLR:
 		lr *= frac
 	}
 	if t.cfg.AnnealClip {
@@ -445,7 +450,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 	for epoch := 0; epoch < t.cfg.UpdateEpochs; epoch++ {
 		epochs++
 		t.rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
-		approxKL := 0.0
+		approxKL, epochKL := 0.0, 0.0
 		for start := 0; start < len(t.idx); start += m {
 			mb := t.idx[start : start+m]
 			clear(act)
@@ -480,6 +485,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			}
 			approxKL = kl / float64(m)
 			sumKL += approxKL
+			epochKL += approxKL
 			sumClip += float64(clipped) / float64(m)
 			sumPG += scalarOf(l.pgOut)
 			sumV += scalarOf(l.vlOut)
@@ -499,6 +505,10 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			}
 			t.trainM.Reset()
 		}
+		if t.cfg.AdaptiveKL > 0 {
+			lr = adaptLR(lr, epochKL/float64(len(t.idx)/m), t.cfg.AdaptiveKL)
+			t.lr = lr
+		}
 		if t.cfg.TargetKL > 0 && approxKL > t.cfg.TargetKL {
 			break
 		}
@@ -515,6 +525,26 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 		{Name: "clip_coef", Value: clip},
 		{Name: "epochs", Value: float64(epochs)},
 	}, nil
+}
+
+// Bounds and factor of the adaptive learning-rate schedule (rl_games' AdaptiveScheduler).
+const (
+	adaptMinLR  = 1e-6
+	adaptMaxLR  = 1e-2
+	adaptFactor = 1.5
+)
+
+// adaptLR is rl_games' adaptive schedule: the next epoch's learning rate from this
+// epoch's mean approx KL. Above twice the target the rate is divided by 1.5, below half
+// of it multiplied by 1.5, within [1e-6, 1e-2]; in between it stays.
+func adaptLR(lr, kl, target float64) float64 {
+	switch {
+	case kl > 2*target:
+		return max(lr/adaptFactor, adaptMinLR)
+	case kl < target/2:
+		return min(lr*adaptFactor, adaptMaxLR)
+	}
+	return lr
 }
 
 // normalizeAdv standardises a minibatch's advantages (item 7) with the sample standard

@@ -148,3 +148,69 @@ func TestAnnealHorizon(t *testing.T) {
 		tr.Close()
 	}
 }
+
+// rl_games' adaptive schedule, by hand: divide by 1.5 above twice the target, multiply
+// by 1.5 below half of it, keep in between, and never leave [1e-6, 1e-2].
+func TestAdaptLR(t *testing.T) {
+	for _, c := range []struct{ lr, kl, want float64 }{
+		{3e-4, 0.021, 2e-4},   // above 2 x 0.01
+		{3e-4, 0.020, 3e-4},   // exactly 2 x target: kept
+		{3e-4, 0.010, 3e-4},   // on target
+		{3e-4, 0.005, 3e-4},   // exactly half: kept
+		{3e-4, 0.004, 4.5e-4}, // below half
+		{1.2e-6, 1, 1e-6},     // floor
+		{8e-3, 0, 1e-2},       // ceiling
+	} {
+		if got := adaptLR(c.lr, c.kl, 0.01); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("adaptLR(%g, kl %g) = %g, want %g", c.lr, c.kl, got, c.want)
+		}
+	}
+}
+
+// With adaptive_kl the trainer's rate follows adaptLR epoch by epoch (a target far
+// above any KL the walk produces makes every epoch multiply by 1.5), the stat reports
+// it, a checkpoint carries it, and anneal_lr alongside is refused.
+func TestAdaptiveKLSchedule(t *testing.T) {
+	s := walkSetup(envpool.DiscreteSpace(3), 0)
+	s.PPO.AnnealLR = true
+	s.PPO.AdaptiveKL = 5
+	if _, err := New(s); err == nil {
+		t.Fatal("adaptive_kl with anneal_lr: no error")
+	}
+	s.PPO.AnnealLR = false
+	tr, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	want := s.PPO.LearningRate
+	for u := 0; u < 2; u++ {
+		_, stats, err := tr.Iterate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range s.PPO.UpdateEpochs {
+			want *= 1.5
+		}
+		for _, st := range stats {
+			if st.Name == "learning_rate" && math.Abs(st.Value-want) > 1e-12 {
+				t.Errorf("update %d: learning_rate %g, want %g", u, st.Value, want)
+			}
+		}
+	}
+	c, err := tr.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr2, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr2.Close()
+	if _, err := tr2.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	if tr2.lr != want {
+		t.Errorf("resumed rate %g, want %g", tr2.lr, want)
+	}
+}
