@@ -133,11 +133,12 @@ func New(s Setup) (*Learner, error) {
 }
 
 // StatNames lists the statistics Iterate returns, in order. Losses and entropy are
-// per step (the loss itself sums them over the batch); policy_lag is the learner's
+// per step (the loss itself sums them over the batch); explained_variance is that of the
+// V-trace targets by the values of the batch (before the update); policy_lag is the learner's
 // version minus the version of the weights that acted, in updates; frames are env steps
 // times the task's frame skip.
 func StatNames() []string {
-	return []string{"policy_loss", "baseline_loss", "entropy", "grad_norm", "learning_rate",
+	return []string{"policy_loss", "baseline_loss", "entropy", "explained_variance", "grad_norm", "learning_rate",
 		"policy_lag", "mean_rho", "rho_clip_frac", "actor_fps", "learner_fps", "learner_idle_frac", "queue_len"}
 }
 
@@ -217,6 +218,7 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		{Name: "policy_loss", Value: st.pgLoss / n},
 		{Name: "baseline_loss", Value: st.baselineLoss / n},
 		{Name: "entropy", Value: st.entropy / n},
+		{Name: "explained_variance", Value: agent.ExplainedVariance(st.vs, st.value)},
 		{Name: "grad_norm", Value: gradNorm},
 		{Name: "learning_rate", Value: lr},
 		{Name: "policy_lag", Value: lag},
