@@ -16,12 +16,16 @@ type CSV struct {
 }
 
 // OpenCSV opens path for appending, writing the header when the file is new. An
-// existing file must have the same header (a resumed run appends to its own files).
+// existing file (a resumed run appends to its own files) must have the same header, or
+// one whose columns the new header all keeps: a run written before a metric was added
+// is rewritten with the new columns, NaN in its old rows, and resumes.
 func OpenCSV(path string, header []string) (*CSV, error) {
 	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
 		first, _, _ := strings.Cut(string(b), "\n")
 		if first != strings.Join(header, ",") {
-			return nil, fmt.Errorf("rundir: %s has columns %q, want %q: it was written by a different version or learner", path, first, strings.Join(header, ","))
+			if err := widenCSV(path, header); err != nil {
+				return nil, err
+			}
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -90,6 +94,42 @@ func TruncateCSV(path string, keep func(row []string) bool) error {
 			if keep(r) {
 				cw.Write(r)
 			}
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+}
+
+// widenCSV rewrites the CSV file at path under header, which must hold every column
+// the file has: each row keeps its values by column name and gets NaN in the new ones.
+func widenCSV(path string, header []string) error {
+	old, rows, err := ReadCSV(path)
+	if err != nil {
+		return err
+	}
+	at := make(map[string]int, len(header))
+	for i, h := range header {
+		at[h] = i
+	}
+	for _, h := range old {
+		if _, ok := at[h]; !ok {
+			return fmt.Errorf("rundir: %s has columns %q, want %q: column %s is gone, so it was written by a different version or learner", path, strings.Join(old, ","), strings.Join(header, ","), h)
+		}
+	}
+	return WriteAtomic(path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write(header)
+		out := make([]string, len(header))
+		for _, r := range rows {
+			for i := range out {
+				out[i] = "NaN"
+			}
+			for i, v := range r {
+				if i < len(old) {
+					out[at[old[i]]] = v
+				}
+			}
+			cw.Write(out)
 		}
 		cw.Flush()
 		return cw.Error()

@@ -81,6 +81,35 @@ func TestCSVAppendAndTruncate(t *testing.T) {
 	}
 }
 
+// A resumed run whose learner logs a new metric widens its file: old rows keep their
+// values by column name and get NaN in the new column; a header that drops a column
+// is still refused, and the file is left as it was.
+func TestCSVWidensForNewColumn(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.csv")
+	c, err := OpenCSV(p, []string{"env_step", "loss", "fps"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]string{"10", "0.5", "300"})
+	c.Close()
+	c, err = OpenCSV(p, []string{"env_step", "loss", "ev", "fps"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]string{"20", "0.4", "0.1", "310"})
+	c.Close()
+	want := "env_step,loss,ev,fps\n10,0.5,NaN,300\n20,0.4,0.1,310\n"
+	if b, _ := os.ReadFile(p); string(b) != want {
+		t.Errorf("widened file:\n%s\nwant:\n%s", b, want)
+	}
+	if _, err := OpenCSV(p, []string{"env_step", "ev", "fps"}); err == nil || !strings.Contains(err.Error(), "column loss is gone") {
+		t.Errorf("dropping a column: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != want {
+		t.Errorf("a refused header changed the file:\n%s", b)
+	}
+}
+
 func TestCurvesPNG(t *testing.T) {
 	p := filepath.Join(t.TempDir(), CurvesFile)
 	c := Curves{Title: "Test-v0", Window: 3, Target: 5}

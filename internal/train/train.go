@@ -285,7 +285,11 @@ func (r *runner) restore(c *agent.Checkpoint) error {
 		return fmt.Errorf("train: resume: checkpoint has no usable run state: %w", err)
 	}
 	if len(r.st.StatSums) != len(r.statNames) {
+		// Written by a version that logged other statistics: the interval in progress
+		// starts over, its count with its sums, so the next row averages only what it
+		// saw.
 		r.st.StatSums = make([]float64, len(r.statNames))
+		r.st.StatCount = 0
 	}
 	steps := c.EnvSteps
 	upTo := func(row []string) bool {

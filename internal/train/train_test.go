@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,6 +161,77 @@ func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Options{Resume: cut.Dir}); err == nil {
 		t.Error("resuming a finished run: no error")
+	}
+}
+
+// A run written by a version that logged one statistic fewer (simulated by dropping
+// the epochs column and its running sum) resumes: its old rows get NaN in the new
+// column, and the first row after the resume averages only the updates it saw (epochs
+// is 2 in every update, so any other value means a wrong count).
+func TestResumeAfterNewStatistic(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
+		if steps >= 1280 { // one update into the interval of the row at 1536
+			cancel()
+		}
+	}})
+	d := &rundir.Dir{Path: cut.Dir}
+	header, rows, err := rundir.ReadCSV(d.File(rundir.MetricsFile))
+	if err != nil || header[len(header)-1] != "epochs" {
+		t.Fatalf("metrics.csv: %v, last column %q", err, header[len(header)-1])
+	}
+	if err := rundir.WriteAtomic(d.File(rundir.MetricsFile), func(w io.Writer) error {
+		for _, r := range append([][]string{header}, rows...) {
+			fmt.Fprintln(w, strings.Join(r[:len(r)-1], ","))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ck := d.Checkpoint(rundir.LatestCheckpoint)
+	f, err := os.Open(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := agent.ReadCheckpoint(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(c.Bytes["run.state"], &st); err != nil {
+		t.Fatal(err)
+	}
+	sums := st["stat_sums"].([]any)
+	if st["stat_count"].(float64) != 1 {
+		t.Fatalf("checkpoint's interval holds %v updates, want 1", st["stat_count"])
+	}
+	st["stat_sums"] = sums[:len(sums)-1]
+	if c.Bytes["run.state"], err = json.Marshal(st); err != nil {
+		t.Fatal(err)
+	}
+	if err := rundir.WriteAtomic(ck, c.Write); err != nil {
+		t.Fatal(err)
+	}
+
+	resumed := runOnce(t, context.Background(), Options{Resume: cut.Dir})
+	if resumed.Status != rundir.StatusFinished {
+		t.Fatalf("resumed run: %+v", resumed)
+	}
+	header, rows, err = rundir.ReadCSV(d.File(rundir.MetricsFile))
+	if err != nil || header[len(header)-1] != "epochs" {
+		t.Fatalf("metrics.csv after resume: %v, header %v", err, header)
+	}
+	for _, r := range rows {
+		want := "2"
+		if n, _ := strconv.ParseInt(r[0], 10, 64); n <= 1024 { // written before the cut
+			want = "NaN"
+		}
+		if got := r[len(r)-1]; got != want {
+			t.Errorf("row at %s env steps: epochs %s, want %s", r[0], got, want)
+		}
 	}
 }
 
