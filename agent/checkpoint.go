@@ -4,6 +4,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"os"
 )
 
 // CheckpointFormat is the version of the Checkpoint layout; Load rejects others.
@@ -38,6 +39,16 @@ func (c *Checkpoint) Write(w io.Writer) error {
 		return fmt.Errorf("agent: write checkpoint: %w", err)
 	}
 	return nil
+}
+
+// ReadCheckpointFile opens path and decodes the checkpoint in it.
+func ReadCheckpointFile(path string) (*Checkpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadCheckpoint(f)
 }
 
 // ReadCheckpoint decodes a checkpoint written by Write.

@@ -225,10 +225,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	}
 	frac := max(1-float64(t.updates)/float64(t.annealUpdates), 0) // 1 at the start, toward 0 at the end
 	lr, clip := t.cfg.LearningRate, t.cfg.ClipCoef
-	switch {
-	case t.cfg.AdaptiveKL > 0:
-		lr = t.lr
-	case t.cfg.AnnealLR:
+	if t.cfg.AnnealLR { // Check refuses it together with adaptive_kl, which learn applies
 		lr *= frac
 	}
 	if t.cfg.AnnealClip {
@@ -449,6 +446,9 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 	nmb, epochs := 0, 0
 	for epoch := 0; epoch < t.cfg.UpdateEpochs; epoch++ {
 		epochs++
+		if t.cfg.AdaptiveKL > 0 {
+			lr = t.lr // adaptLR moves it after every epoch
+		}
 		t.rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
 		approxKL, epochKL := 0.0, 0.0
 		for start := 0; start < len(t.idx); start += m {
@@ -506,8 +506,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			t.trainM.Reset()
 		}
 		if t.cfg.AdaptiveKL > 0 {
-			lr = adaptLR(lr, epochKL/float64(len(t.idx)/m), t.cfg.AdaptiveKL)
-			t.lr = lr
+			t.lr = adaptLR(t.lr, epochKL/float64(t.cfg.NumMinibatches), t.cfg.AdaptiveKL)
 		}
 		if t.cfg.TargetKL > 0 && approxKL > t.cfg.TargetKL {
 			break

@@ -34,12 +34,7 @@ func TestPPONatureCNN(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, err := os.Open(filepath.Join(dir, "checkpoints", "latest.ckpt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck, err := agent.ReadCheckpoint(f)
-	f.Close()
+	ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
 	if err != nil {
 		t.Fatal(err)
 	}

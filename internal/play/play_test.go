@@ -233,9 +233,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 	}
 	before = append([]float32(nil), before...)
 	// Raise the bias of action 0 in the checkpoint: exactly logit 0 must follow.
-	f, _ := os.Open(filepath.Join(dir, "checkpoints", "latest.ckpt"))
-	ck, err := agent.ReadCheckpoint(f)
-	f.Close()
+	ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
 	if err != nil {
 		t.Fatal(err)
 	}

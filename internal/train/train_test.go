@@ -191,12 +191,7 @@ func TestResumeAfterNewStatistic(t *testing.T) {
 		t.Fatal(err)
 	}
 	ck := d.Checkpoint(rundir.LatestCheckpoint)
-	f, err := os.Open(ck)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := agent.ReadCheckpoint(f)
-	f.Close()
+	c, err := agent.ReadCheckpointFile(ck)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,12 +264,7 @@ func TestKilledMidCheckpointKeepsPrevious(t *testing.T) {
 	if readFile(t, latest) != before {
 		t.Fatal("latest checkpoint changed although its writer was killed")
 	}
-	f, err := os.Open(latest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := agent.ReadCheckpoint(f); err != nil {
+	if _, err := agent.ReadCheckpointFile(latest); err != nil {
 		t.Fatalf("previous checkpoint does not load: %v", err)
 	}
 	// A leftover temporary file does not confuse a resume.
