@@ -58,6 +58,9 @@ type CPU struct {
 
 	bus  Bus
 	stop bool // set by Stop, cleared when Run starts
+	// exit is set by Stop and by a JAM: the instruction loop's single test for leaving
+	// early (one load and branch per instruction instead of two).
+	exit bool
 
 	// rpages and wpages map each 64-byte page of the 13-bit address space to bytes that
 	// a read (or write) reaches directly, without side effects: RIOT RAM and cartridge
@@ -116,7 +119,7 @@ func NewCPU(bus Bus) *CPU {
 func (c *CPU) Reset() {
 	c.A, c.X, c.Y, c.SP = 0, 0, 0, 0xFF
 	c.SetP(0x20)
-	c.Halted, c.stop = false, false
+	c.Halted, c.stop, c.exit = false, false, false
 	c.jamErr, c.jamOpcode, c.jamPC = nil, 0, 0
 	c.LastAccessWasRead = true
 	lo := c.bus.Read(0xFFFC)
@@ -158,7 +161,7 @@ func (c *CPU) SetP(p uint8) {
 
 // Stop asks the CPU to return from Run once the current instruction is complete. The TIA
 // calls it from inside a write (frame end), as Stella's M6502::stop does.
-func (c *CPU) Stop() { c.stop = true }
+func (c *CPU) Stop() { c.stop, c.exit = true, true }
 
 // StopRequested reports whether Stop was called since Run last started, so the caller
 // can tell a frame end from an exhausted instruction budget.
@@ -182,7 +185,7 @@ func (c *CPU) Step() error {
 // JAM halts the CPU. It returns how many instructions ran (a JAM opcode counts, as the C++
 // loop decrements its counter for it) and the JAM error if the CPU is halted.
 func (c *CPU) Run(maxInstructions int) (executed int, err error) {
-	c.stop = false
+	c.stop, c.exit = false, false
 	if c.Halted {
 		return 0, c.jamErr
 	}
@@ -207,6 +210,7 @@ func (c *CPU) SetState(s CPUState) {
 	c.A, c.X, c.Y, c.SP, c.PC, c.Cycles = s.A, s.X, s.Y, s.SP, s.PC, s.Cycles
 	c.SetP(s.P)
 	c.LastAccessWasRead, c.Halted, c.stop = s.LastAccessWasRead, s.Halted, s.StopRequested
+	c.exit = c.stop || c.Halted
 	c.jamOpcode, c.jamPC, c.jamErr = s.JAMOpcode, s.JAMPC, nil
 	if s.Halted {
 		c.jamErr = &JAMError{Opcode: s.JAMOpcode, PC: s.JAMPC}
@@ -215,7 +219,7 @@ func (c *CPU) SetState(s CPUState) {
 
 // jam halts the CPU on a JAM opcode fetched at pc (M6502Low's default case: the fatal bit).
 func (c *CPU) jam(op uint8, pc uint16) {
-	c.Halted = true
+	c.Halted, c.exit = true, true
 	c.jamOpcode, c.jamPC = op, pc
 	c.jamErr = &JAMError{Opcode: op, PC: pc}
 }

@@ -46,12 +46,14 @@ func (c *CPU) execute(max int) (n int) {
 		n++
 		pc := c.PC
 		// The opcode fetch, written out to keep its page: the delay-loop checks look
-		// at the next two bytes through it. code is nil for a device page.
+		// at the next two bytes through it. code is nil for a device page. It does not
+		// record the data-bus value: every instruction's next bus access overwrites it
+		// before a TIA read can see it, except the stack pulls, which store it
+		// themselves (see TestReadNoiseIsLastBusValue).
 		code := c.rpages[(pc>>6)&127]
 		var op uint8
 		if code != nil {
 			op = code[pc&63]
-			c.dataBus = op
 		} else {
 			op = c.readBus(pc)
 		}
@@ -136,6 +138,7 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x27: // RLA zp
 			c.rla(c.zp(pc))
 		case 0x28: // PLP
+			c.dataBus = op // the opcode fetch's bus value, seen by a TIA stack read
 			c.SetP(c.pull())
 		case 0x29: // AND #
 			c.and(c.imm(pc))
@@ -174,6 +177,7 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x3F: // RLA abx
 			c.rla(c.absi(pc, c.X))
 		case 0x40: // RTI
+			c.dataBus = op // the opcode fetch's bus value, seen by a TIA stack read
 			c.rti()
 		case 0x41: // EOR izx
 			c.eor(c.read(c.izx(pc)))
@@ -232,6 +236,7 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x5F: // SRE abx
 			c.sre(c.absi(pc, c.X))
 		case 0x60: // RTS
+			c.dataBus = op // the opcode fetch's bus value, seen by a TIA stack read
 			c.rts()
 		case 0x61: // ADC izx
 			c.adc(c.read(c.izx(pc)))
@@ -244,6 +249,7 @@ func (c *CPU) execute(max int) (n int) {
 		case 0x67: // RRA zp
 			c.rra(c.zp(pc))
 		case 0x68: // PLA
+			c.dataBus = op // the opcode fetch's bus value, seen by a TIA stack read
 			c.lda(c.pull())
 		case 0x69: // ADC #
 			c.adc(c.imm(pc))
@@ -530,7 +536,7 @@ func (c *CPU) execute(max int) (n int) {
 		default: // JAM: 02 12 22 32 42 52 62 72 92 B2 D2 F2
 			c.jam(op, pc)
 		}
-		if c.stop || c.Halted {
+		if c.exit {
 			return n
 		}
 	}

@@ -1,6 +1,9 @@
 package vcs
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // prog assembles a 4K ROM at 0xF000 from raw 6502 bytes, with the reset vector at
 // 0xF000.
@@ -139,4 +142,31 @@ func TestTIAScoreMode(t *testing.T) {
 		}
 		return colBK
 	})
+}
+
+// TestReadNoiseIsLastBusValue checks the undriven low six bits of TIA reads: they hold
+// the previous bus access's value. For PLA with the stack in the TIA's page, the first
+// (dummy) stack read follows the opcode fetch, so the opcode is what it sees; zero-page
+// and absolute reads see their last operand byte.
+func TestReadNoiseIsLastBusValue(t *testing.T) {
+	p := &prog{}
+	p.emit(0xA2, 0x02, 0x9A)             // LDX #$02; TXS: the stack reads $0102, $0103 (TIA)
+	p.emit(0x68, 0x85, 0x80)             // PLA; STA $80
+	p.emit(0xA5, 0x02, 0x85, 0x81)       // LDA $02 (zp); STA $81
+	p.emit(0xAD, 0x02, 0x00, 0x85, 0x82) // LDA $0002 (abs); STA $82
+	p.emit(0x02)                         // JAM
+	c, err := NewConsole(p.rom(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RunFrame(); !errors.Is(err, ErrJAM) {
+		t.Fatalf("RunFrame: %v, want the program's JAM", err)
+	}
+	ram := c.RAM()
+	// No object has been drawn, so the collision bits (7 and 6) are clear.
+	for i, want := range []byte{0x68 & 0x3F, 0x02, 0x00} {
+		if ram[i] != want {
+			t.Errorf("read %d = %02X, want %02X (the last bus value's low bits)", i, ram[i], want)
+		}
+	}
 }
