@@ -264,12 +264,23 @@ func (t *tia) unchanged(reg uint16, v uint8) bool {
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
-	if !t.eager && (deferDraw[reg] || t.unchanged(reg, v)) && (clock-t.frameStart)/228 <= t.maxLines {
-		if clock > t.pending {
-			t.pending = clock
+	// (clock-frameStart)/228 <= maxLines, without the division.
+	if !t.eager && clock-t.frameStart < (t.maxLines+1)*228 {
+		if deferDraw[reg] {
+			if clock > t.pending {
+				t.pending = clock
+			}
+			t.apply(reg, v, clock)
+			return
 		}
-		t.apply(reg, v, clock)
-		return
+		if t.unchanged(reg, v) {
+			// apply would only recompute what it leaves as it is (most writes of
+			// Pong's kernel); the drawing position still moves up to here.
+			if clock > t.pending {
+				t.pending = clock
+			}
+			return
+		}
 	}
 	d := int32(pokeDelay[reg])
 	if d < 0 {
