@@ -213,53 +213,6 @@ var deferDraw = func() (d [64]bool) {
 	return d
 }()
 
-// unchanged reports whether writing v to reg would leave every TIA state value as it
-// is (a game rewriting the same colour, playfield or graphics). Such a write cannot
-// change what is drawn either, so it is deferred like the deferDraw registers.
-func (t *tia) unchanged(reg uint16, v uint8) bool {
-	switch reg {
-	case 0x01:
-		return v == t.vblank
-	case 0x06, 0x07, 0x08, 0x09:
-		c := v & 0xFE
-		if t.colorLoss && t.lastScanlines&1 != 0 {
-			c |= 1
-		}
-		return c == t.colors[[4]int{2, 3, 1, 0}[reg-6]]
-	case 0x0A:
-		// The PF reflection mask can lag CTRLPF (a change late in a line, or on
-		// undrawn lines, waits for a drawn line's end); a rewrite may resync it.
-		return v == t.ctrlpf && t.pfMask == &pfMaskTab[v&1]
-	case 0x0B:
-		return (v&8 != 0) == t.refp0
-	case 0x0C:
-		return (v&8 != 0) == t.refp1
-	case 0x0D:
-		return t.pf&0xFFFF0|uint32(v>>4) == t.pf
-	case 0x0E:
-		return t.pf&0xFF00F|uint32(v)<<4 == t.pf
-	case 0x0F:
-		return t.pf&0x00FFF|uint32(v)<<12 == t.pf
-	case 0x1B:
-		return v == t.grp0 && t.dgrp1 == t.grp1
-	case 0x1C:
-		return v == t.grp1 && t.dgrp0 == t.grp0 && t.denabl == t.enabl
-	case 0x1D:
-		return (v&2 != 0) == t.enam0
-	case 0x1E:
-		return (v&2 != 0) == t.enam1
-	case 0x1F:
-		return (v&2 != 0) == t.enabl
-	case 0x25:
-		return (v&1 != 0) == t.vdelp0
-	case 0x26:
-		return (v&1 != 0) == t.vdelp1
-	case 0x27:
-		return (v&1 != 0) == t.vdelbl
-	}
-	return false
-}
-
 // write handles a CPU write to a TIA register (notes §5.2, §5.7).
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
@@ -273,9 +226,54 @@ func (t *tia) write(addr uint16, v uint8) {
 			t.apply(reg, v, clock)
 			return
 		}
-		if t.unchanged(reg, v) {
-			// apply would only recompute what it leaves as it is (most writes of
-			// Pong's kernel); the drawing position still moves up to here.
+		// same: writing v to reg would leave every TIA state value as it is (a game
+		// rewriting the same colour, playfield or graphics). Such a write cannot
+		// change what is drawn either, and apply would only recompute what it leaves
+		// as it is (most writes of Pong's kernel), so it is skipped; the drawing
+		// position still moves up to here. (Written out here rather than called:
+		// Pong makes about 900 such writes a frame.)
+		same := false
+		switch reg {
+		case 0x01:
+			same = v == t.vblank
+		case 0x06, 0x07, 0x08, 0x09:
+			c := v & 0xFE
+			if t.colorLoss && t.lastScanlines&1 != 0 {
+				c |= 1
+			}
+			same = c == t.colors[[4]int{2, 3, 1, 0}[reg-6]]
+		case 0x0A:
+			// The PF reflection mask can lag CTRLPF (a change late in a line, or on
+			// undrawn lines, waits for a drawn line's end); a rewrite may resync it.
+			same = v == t.ctrlpf && t.pfMask == &pfMaskTab[v&1]
+		case 0x0B:
+			same = (v&8 != 0) == t.refp0
+		case 0x0C:
+			same = (v&8 != 0) == t.refp1
+		case 0x0D:
+			same = t.pf&0xFFFF0|uint32(v>>4) == t.pf
+		case 0x0E:
+			same = t.pf&0xFF00F|uint32(v)<<4 == t.pf
+		case 0x0F:
+			same = t.pf&0x00FFF|uint32(v)<<12 == t.pf
+		case 0x1B:
+			same = v == t.grp0 && t.dgrp1 == t.grp1
+		case 0x1C:
+			same = v == t.grp1 && t.dgrp0 == t.grp0 && t.denabl == t.enabl
+		case 0x1D:
+			same = (v&2 != 0) == t.enam0
+		case 0x1E:
+			same = (v&2 != 0) == t.enam1
+		case 0x1F:
+			same = (v&2 != 0) == t.enabl
+		case 0x25:
+			same = (v&1 != 0) == t.vdelp0
+		case 0x26:
+			same = (v&1 != 0) == t.vdelp1
+		case 0x27:
+			same = (v&1 != 0) == t.vdelbl
+		}
+		if same {
 			if clock > t.pending {
 				t.pending = clock
 			}
