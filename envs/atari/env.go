@@ -1,6 +1,7 @@
 package atari
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -471,16 +472,39 @@ func (e *Env) captureSecond() {
 		}
 		a := e.rawA[y*ScreenWidth : (y+1)*ScreenWidth]
 		for p := range e.planes {
-			lut := &e.lut[p]
-			dst := e.pooled[p*plane+y*ScreenWidth:][:len(row)]
-			a := a[:len(row)]
-			for i, v := range row {
-				ga, gb := lut[a[i]], lut[v]
-				dst[i] = max(ga, gb)
-			}
+			poolRow(e.pooled[p*plane+y*ScreenWidth:][:len(row)], a, row, &e.lut[p])
 		}
 	}
 	e.pairValid, e.allRows = true, false
+}
+
+// poolRow writes dst[i] = max(lut[a[i]], lut[b[i]]). Eight-pixel groups where both
+// frames agree take one lookup per pixel, and where both are also one colour
+// (background and playfield blocks: most of a row) one lookup for the group.
+func poolRow(dst, a, b []uint8, lut *[256]uint8) {
+	n := len(b)
+	a, dst = a[:n], dst[:n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		wa := binary.LittleEndian.Uint64(a[i:])
+		wb := binary.LittleEndian.Uint64(b[i:])
+		if wa == wb {
+			if c := uint8(wb); wb == uint64(c)*0x0101010101010101 {
+				binary.LittleEndian.PutUint64(dst[i:], uint64(lut[c])*0x0101010101010101)
+				continue
+			}
+			for j, v := range b[i : i+8] {
+				dst[i+j] = lut[v]
+			}
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			dst[j] = max(lut[a[j]], lut[b[j]])
+		}
+	}
+	for ; i < n; i++ {
+		dst[i] = max(lut[a[i]], lut[b[i]])
+	}
 }
 
 // firstOnly makes pooled the frame captureFirst recorded (the game ended on it).

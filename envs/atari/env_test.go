@@ -775,3 +775,43 @@ func TestBilinearOption(t *testing.T) {
 		t.Errorf("bilinear frame black (%v) or equal to INTER_AREA's (%v)", allZero(b), string(a) == string(b))
 	}
 }
+
+// TestPoolRowMatchesPerPixelMax checks poolRow's group shortcuts against the per-pixel
+// max of the two looked-up values, on rows mixing one-colour groups, groups equal in
+// both frames, differing groups, and lengths that leave a tail.
+func TestPoolRowMatchesPerPixelMax(t *testing.T) {
+	var lut [256]uint8
+	for i := range lut {
+		lut[i] = uint8(i*37 + 11) // not monotone: the max is taken after the lookup
+	}
+	s := uint64(7)
+	next := func() uint64 { s ^= s << 13; s ^= s >> 7; s ^= s << 17; return s }
+	for trial := range 2000 {
+		n := 160 - int(next()%20)
+		a, b := make([]uint8, n), make([]uint8, n)
+		for i := 0; i < n; {
+			run := 1 + int(next()%12)
+			c := uint8(next())
+			kind := next() % 3 // 0: same colour in both; 1: same bytes in both; 2: differ
+			for j := i; j < min(i+run, n); j++ {
+				switch kind {
+				case 0:
+					a[j], b[j] = c, c
+				case 1:
+					a[j] = uint8(next())
+					b[j] = a[j]
+				default:
+					a[j], b[j] = uint8(next()), uint8(next())
+				}
+			}
+			i += run
+		}
+		dst := make([]uint8, n)
+		poolRow(dst, a, b, &lut)
+		for i := range dst {
+			if want := max(lut[a[i]], lut[b[i]]); dst[i] != want {
+				t.Fatalf("trial %d, pixel %d of %d: %d, want %d", trial, i, n, dst[i], want)
+			}
+		}
+	}
+}
