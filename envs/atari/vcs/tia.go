@@ -219,20 +219,14 @@ func (t *tia) write(addr uint16, v uint8) {
 	clock := t.clock()
 	// (clock-frameStart)/228 <= maxLines, without the division.
 	if !t.eager && clock-t.frameStart < (t.maxLines+1)*228 {
-		if deferDraw[reg] {
-			if clock > t.pending {
-				t.pending = clock
-			}
-			t.apply(reg, v, clock)
-			return
-		}
+		deferred := deferDraw[reg]
 		// same: writing v to reg would leave every TIA state value as it is (a game
 		// rewriting the same colour, playfield or graphics). Such a write cannot
 		// change what is drawn either, and apply would only recompute what it leaves
 		// as it is (most writes of Pong's kernel), so it is skipped; the drawing
 		// position still moves up to here. (Written out here rather than called:
 		// Pong makes about 900 such writes a frame.)
-		same := false
+		same := false // deferDraw registers are none of these cases
 		switch reg {
 		case 0x01:
 			same = v == t.vblank
@@ -273,9 +267,12 @@ func (t *tia) write(addr uint16, v uint8) {
 		case 0x27:
 			same = (v&1 != 0) == t.vdelbl
 		}
-		if same {
+		if deferred || same {
 			if clock > t.pending {
 				t.pending = clock
+			}
+			if deferred {
+				t.apply(reg, v, clock)
 			}
 			return
 		}
