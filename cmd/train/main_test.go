@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,5 +36,42 @@ func TestConfigErrorsExitWithTheKey(t *testing.T) {
 func TestSubcommandTableDispatchesBench(t *testing.T) {
 	if _, ok := subcommands["bench"]; !ok {
 		t.Fatal("no bench subcommand")
+	}
+}
+
+// TestBenchJSONAndBadFlags runs a tiny CartPole benchmark and checks the JSON it prints
+// (warm-up recorded, one run per side, rates positive), and that bad timing flags are
+// refused by name.
+func TestBenchJSONAndBadFlags(t *testing.T) {
+	var errb bytes.Buffer
+	for _, bad := range [][]string{{"-warmup", "-1"}, {"-seconds", "0"}, {"-repeat", "0"}} {
+		args := append([]string{"bench", "-task", "CartPole-v1"}, bad...)
+		if code := run(args, io.Discard, &errb); code != 1 || !strings.Contains(errb.String(), bad[0]) {
+			t.Errorf("train %v: exit %d, stderr %q; want exit 1 naming %s", args, code, errb.String(), bad[0])
+		}
+		errb.Reset()
+	}
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	code := run([]string{"bench", "-task", "CartPole-v1", "-num-envs", "4", "-batch-size", "2", "-threads", "1",
+		"-seconds", "0.05", "-repeat", "1", "-warmup", "0.05", "-json"}, io.Discard, &errb)
+	w.Close()
+	os.Stdout = stdout
+	out, _ := io.ReadAll(r)
+	if code != 0 {
+		t.Fatalf("bench: exit %d, stderr %q", code, errb.String())
+	}
+	var res benchResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("bench -json printed %q: %v", out, err)
+	}
+	if res.WarmupSeconds != 0.05 || len(res.PoolRuns) != 1 || len(res.LoopRuns) != 1 ||
+		res.StepsPerSec <= 0 || res.LoopStepsPerSec <= 0 || res.NumEnvs != 4 || res.BatchSize != 2 {
+		t.Errorf("bench result %+v", res)
 	}
 }
