@@ -213,20 +213,32 @@ var deferDraw = func() (d [64]bool) {
 	return d
 }()
 
+// deferTo records an access at clock that Stella would have drawn up to and this port
+// did not (see pending).
+func (t *tia) deferTo(clock int32) {
+	if clock > t.pending {
+		t.pending = clock
+	}
+}
+
 // write handles a CPU write to a TIA register (notes §5.2, §5.7).
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
 	// (clock-frameStart)/228 <= maxLines, without the division.
 	if !t.eager && clock-t.frameStart < (t.maxLines+1)*228 {
-		deferred := deferDraw[reg]
+		if deferDraw[reg] {
+			t.deferTo(clock)
+			t.apply(reg, v, clock)
+			return
+		}
 		// same: writing v to reg would leave every TIA state value as it is (a game
 		// rewriting the same colour, playfield or graphics). Such a write cannot
 		// change what is drawn either, and apply would only recompute what it leaves
 		// as it is (most writes of Pong's kernel), so it is skipped; the drawing
 		// position still moves up to here. (Written out here rather than called:
 		// Pong makes about 900 such writes a frame.)
-		same := false // deferDraw registers are none of these cases
+		same := false
 		switch reg {
 		case 0x01:
 			same = v == t.vblank
@@ -267,13 +279,8 @@ func (t *tia) write(addr uint16, v uint8) {
 		case 0x27:
 			same = (v&1 != 0) == t.vdelbl
 		}
-		if deferred || same {
-			if clock > t.pending {
-				t.pending = clock
-			}
-			if deferred {
-				t.apply(reg, v, clock)
-			}
+		if same {
+			t.deferTo(clock)
 			return
 		}
 	}
@@ -594,8 +601,8 @@ func (t *tia) hmove(clock int32) {
 func (t *tia) read(addr uint16) uint8 {
 	if addr&0x08 == 0 || t.eager {
 		t.updateFrame(t.clock()) // collision latches need the pixels drawn
-	} else if c := t.clock(); c > t.pending {
-		t.pending = c // input reads do not depend on drawing (see deferDraw)
+	} else {
+		t.deferTo(t.clock()) // input reads do not depend on drawing (see deferDraw)
 	}
 	noise := t.cpu.dataBus & 0x3F
 	col := t.collision
