@@ -68,8 +68,15 @@ func (c *CPU) write(addr uint16, v uint8) {
 func (c *CPU) writeBus(addr uint16, v uint8) {
 	if c.con != nil {
 		if addr&0x1080 == 0 {
-			// TIA registers, most device writes: Console.Write's first decode.
-			c.con.tia.write(addr, v)
+			// TIA registers, most device writes: Console.Write's first decode. A
+			// write tia.write has seen change nothing only moves its drawing
+			// position (see tia.noop), inside the frame's line limit.
+			t := c.con.tia
+			if clock := t.clock(); t.noop[addr&0x3F] == 0x100|uint16(v) && clock-t.frameStart < (t.maxLines+1)*228 {
+				t.deferTo(clock)
+			} else {
+				t.write(addr, v)
+			}
 			c.dataBus = v
 		} else {
 			c.con.Write(addr, v)

@@ -50,6 +50,7 @@ func (c *Console) Load(s *State) {
 	}
 	c.cpu.SetState(s.cpu)
 	c.tia.tiaState = s.tia
+	c.tia.noop = [64]uint16{}
 	c.riot.riotState = s.riot
 	c.cart.load(&s.cart)
 	c.remapCart()

@@ -71,6 +71,16 @@ type tia struct {
 	maxLines         int32
 	colorLoss        bool
 	allowHmoveBlanks bool
+
+	// pfLines caches drawPF's recent lines (not machine state).
+	pfLines pfLineCache
+	// noop[reg] is 0x100|v when writing v to reg is known to leave the TIA state as
+	// it is (write found it so, and nothing it compared against has changed since),
+	// else 0. CPU.writeBus checks it before calling write: Pong makes about 900 such
+	// writes a frame. Set only by write, for registers whose no-change test reads
+	// nothing but write-set state; cleared by apply (the register and those whose
+	// test reads it), reset and Load.
+	noop [64]uint16
 }
 
 func newTIA(con *Console) *tia {
@@ -89,6 +99,7 @@ func (t *tia) reset() {
 	partial := t.partial
 	cur := t.cur
 	t.tiaState = tiaState{}
+	t.noop = [64]uint16{}
 	t.partial = partial
 	t.cur = cur
 	t.p0Mask = playerMask(0, 0, 0)
@@ -280,6 +291,12 @@ func (t *tia) write(addr uint16, v uint8) {
 			same = (v&1 != 0) == t.vdelbl
 		}
 		if same {
+			// CTRLPF's test also reads the reflection mask, which a line's end
+			// can change, and with colour loss the colours change at a frame's
+			// start; neither is remembered.
+			if reg != 0x0A && !(t.colorLoss && reg >= 0x06 && reg <= 0x09) {
+				t.noop[reg] = 0x100 | uint16(v)
+			}
 			t.deferTo(clock)
 			return
 		}
@@ -298,6 +315,7 @@ func (t *tia) write(addr uint16, v uint8) {
 
 // apply carries out a register write at clock after the drawing is up to date.
 func (t *tia) apply(reg uint16, v uint8, clock int32) {
+	t.noop[reg] = 0
 	switch reg {
 	case 0x00:
 		t.vsync = v
@@ -371,10 +389,12 @@ func (t *tia) apply(reg uint16, v uint8, clock int32) {
 	case 0x14:
 		t.resetBL(clock)
 	case 0x1B:
+		t.noop[0x1C] = 0 // GRP1's test compares dgrp0 with grp0
 		t.grp0 = v
 		t.dgrp1 = t.grp1
 		t.updatePlayers()
 	case 0x1C:
+		t.noop[0x1B] = 0 // GRP0's test compares dgrp1 with grp1
 		t.grp1 = v
 		t.dgrp0 = t.grp0
 		t.denabl = t.enabl
@@ -387,6 +407,7 @@ func (t *tia) apply(reg uint16, v uint8, clock int32) {
 		t.enam1 = v&2 != 0
 		t.updateMissiles()
 	case 0x1F:
+		t.noop[0x1C] = 0 // GRP1's test compares denabl with enabl
 		t.enabl = v&2 != 0
 		t.updateBall()
 	case 0x20:

@@ -198,6 +198,106 @@ func nextBit(cov *[3]uint64, from, n int, clear bool) int {
 	return n
 }
 
+// pfLineKey is everything a line of background and playfield depends on: the playfield
+// bits, the reflection mask and the three colours. With no playfield only bk counts, so
+// the other fields stay zero and every such line of one colour shares a key.
+type pfLineKey struct {
+	pf   uint32
+	mask *[160]uint32
+	bk   uint8
+	pfc  [2]uint8
+}
+
+// pfLineCache holds the last two background-and-playfield lines drawPF built, with
+// their keys; two because a line whose playfield changes at the centre (scores,
+// asymmetric playfields) alternates between two keys. It is a cache, not machine
+// state: the zero key's line is all zeros, as the zero value holds.
+type pfLineCache struct {
+	keys  [2]pfLineKey
+	lines [2][160]byte
+	mru   int
+}
+
+// pfCacheMinSpan is the shortest span drawn through the line cache. Shorter ones are
+// drawn directly: they are the gaps between sprites (Space Invaders), cheaper to fill
+// than to copy, and the passing states of a playfield rewritten register by register
+// mid-line (Breakout's bricks), which would only evict the lines that repeat.
+const pfCacheMinSpan = 80
+
+// drawPF draws a span where no movable object is visible: background and playfield.
+// PF pixels take the score colours (COLUP0 left, COLUP1 right) when the score bit is
+// set and either priority is off or the playfield is the only enabled object (the C++
+// fast path ignores priority in that case, notes §5.4).
+//
+// Consecutive lines mostly repeat the same background and playfield, so the whole
+// 160-pixel line for the current key is built once into pfLines and spans are copied
+// out of it: one block copy instead of a lookup per four pixels.
+func (t *tia) drawPF(out []byte, x int) {
+	if len(out) < pfCacheMinSpan && t.enabled&bitPF == 0 {
+		fill(out, t.colors[0])
+		return
+	}
+	k := pfLineKey{bk: t.colors[0]}
+	if t.enabled&bitPF != 0 {
+		k.pf, k.mask = t.pf, t.pfMask
+		k.pfc = [2]uint8{t.colors[1], t.colors[1]}
+		if t.prioScore&2 != 0 && (t.prioScore&4 == 0 || t.enabled == bitPF) {
+			k.pfc = [2]uint8{t.colors[2], t.colors[3]}
+		}
+	}
+	if len(out) < pfCacheMinSpan {
+		drawPFSpan(out, x, k)
+		return
+	}
+	c := &t.pfLines
+	i := c.mru
+	if k != c.keys[i] {
+		i ^= 1
+		if k != c.keys[i] {
+			c.keys[i] = k
+			drawPFSpan(c.lines[i][:], 0, k)
+		}
+		c.mru = i
+	}
+	copy(out, c.lines[i][x:])
+}
+
+// drawPFSpan draws background and playfield for k into out, from pixel x.
+func drawPFSpan(out []byte, x int, k pfLineKey) {
+	if k.pf == 0 {
+		fill(out, k.bk)
+		return
+	}
+	// PF bits cover 4-pixel groups aligned on x % 4 == 0 (and the halves split at 80).
+	for x&3 != 0 && len(out) > 0 {
+		c := k.bk
+		if k.pf&k.mask[x] != 0 {
+			c = k.pfc[x/80]
+		}
+		out[0] = c
+		out = out[1:]
+		x++
+	}
+	bkw := uint32(k.bk) * 0x01010101
+	pfw := [2]uint32{uint32(k.pfc[0]) * 0x01010101, uint32(k.pfc[1]) * 0x01010101}
+	for len(out) >= 4 && x < 160 {
+		w := bkw
+		if k.pf&k.mask[x] != 0 {
+			w = pfw[x/80]
+		}
+		binary.LittleEndian.PutUint32(out, w)
+		out = out[4:]
+		x += 4
+	}
+	for i := range out {
+		c := k.bk
+		if k.pf&k.mask[x+i] != 0 {
+			c = k.pfc[(x+i)/80]
+		}
+		out[i] = c
+	}
+}
+
 // fill writes colour c to every byte of out, eight bytes at a time.
 func fill(out []byte, c uint8) {
 	w := uint64(c) * 0x0101010101010101
@@ -206,55 +306,6 @@ func fill(out []byte, c uint8) {
 		out = out[8:]
 	}
 	for i := range out {
-		out[i] = c
-	}
-}
-
-// drawPF draws a span where no movable object is visible: background and playfield.
-// PF pixels take the score colours (COLUP0 left, COLUP1 right) when the score bit is
-// set and either priority is off or the playfield is the only enabled object (the C++
-// fast path ignores priority in that case, notes §5.4).
-func (t *tia) drawPF(out []byte, x int) {
-	if len(out) == 0 {
-		return
-	}
-	bk := t.colors[0]
-	if t.enabled&bitPF == 0 {
-		fill(out, bk)
-		return
-	}
-	pfc := [2]uint8{t.colors[1], t.colors[1]}
-	if t.prioScore&2 != 0 && (t.prioScore&4 == 0 || t.enabled == bitPF) {
-		pfc = [2]uint8{t.colors[2], t.colors[3]}
-	}
-	pf := t.pf
-	mask := t.pfMask
-	// PF bits cover 4-pixel groups aligned on x % 4 == 0 (and the halves split at 80).
-	for x&3 != 0 && len(out) > 0 {
-		c := bk
-		if pf&mask[x] != 0 {
-			c = pfc[x/80]
-		}
-		out[0] = c
-		out = out[1:]
-		x++
-	}
-	bkw := uint32(bk) * 0x01010101
-	pfw := [2]uint32{uint32(pfc[0]) * 0x01010101, uint32(pfc[1]) * 0x01010101}
-	for len(out) >= 4 && x < 160 {
-		w := bkw
-		if pf&mask[x] != 0 {
-			w = pfw[x/80]
-		}
-		binary.LittleEndian.PutUint32(out, w)
-		out = out[4:]
-		x += 4
-	}
-	for i := range out {
-		c := bk
-		if pf&mask[x+i] != 0 {
-			c = pfc[(x+i)/80]
-		}
 		out[i] = c
 	}
 }

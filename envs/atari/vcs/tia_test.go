@@ -170,3 +170,103 @@ func TestReadNoiseIsLastBusValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNoopWritesForgetChangedState checks the remembered no-change writes (tia.noop)
+// against the state their tests read: after a write that changes GRP1, ENABL or GRP0,
+// or a Load, a repeat of a write that was a no-op before must take effect again.
+func TestNoopWritesForgetChangedState(t *testing.T) {
+	c, err := NewConsole(idleROM(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tia := c.tia
+	w := func(reg uint16, v uint8) {
+		c.cpu.Cycles += 3
+		c.cpu.write(reg, v)
+	}
+	const pf0, grp0, grp1, enabl = 0x0D, 0x1B, 0x1C, 0x1F
+
+	// GRP0's test compares dgrp1 with grp1: a GRP1 write must end the no-op.
+	w(grp1, 0x11)
+	w(grp0, 0xAA)
+	w(grp0, 0xAA)
+	if tia.noop[grp0] == 0 {
+		t.Fatal("a repeated GRP0 write was not remembered as a no-op")
+	}
+	w(grp1, 0x22)
+	w(grp0, 0xAA)
+	if tia.dgrp1 != 0x22 {
+		t.Errorf("GRP0 after a GRP1 change: delayed GRP1 = %#x, want 0x22", tia.dgrp1)
+	}
+
+	// GRP1's test compares dgrp0 with grp0 and denabl with enabl.
+	w(enabl, 2)
+	w(grp1, 0x33)
+	w(grp1, 0x33)
+	w(enabl, 0)
+	w(grp1, 0x33)
+	if tia.denabl {
+		t.Error("GRP1 after an ENABL change: the delayed ball enable was not copied")
+	}
+	w(grp0, 0x01)
+	w(grp1, 0x33)
+	w(grp1, 0x33)
+	w(grp0, 0x02)
+	w(grp1, 0x33)
+	if tia.dgrp0 != 0x02 {
+		t.Errorf("GRP1 after a GRP0 change: delayed GRP0 = %#x, want 0x02", tia.dgrp0)
+	}
+
+	// Load replaces the state the remembered writes were tested against.
+	w(pf0, 0x10)
+	var s State
+	c.Save(&s)
+	w(pf0, 0x20)
+	w(pf0, 0x20)
+	c.Load(&s)
+	w(pf0, 0x20)
+	if tia.pf&0xF != 0x2 {
+		t.Errorf("PF0 write after Load: pf = %#x, want PF0 bits 0x2", tia.pf)
+	}
+}
+
+// TestPFLineCacheMatchesDirectDrawing draws random background-and-playfield spans
+// through drawPF (line cache, hits and misses) and directly, from a small set of
+// keys so that the cache's two lines are reused and evicted, and requires equal
+// pixels.
+func TestPFLineCacheMatchesDirectDrawing(t *testing.T) {
+	c, err := NewConsole(idleROM(), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tia := c.tia
+	rng := uint32(12345)
+	next := func(n int) int {
+		rng = rng*1664525 + 1013904223
+		return int(rng>>8) % n
+	}
+	pfs := []uint32{0, 0xFFFFF, 0x12345, 0x80001}
+	var got, want [160]byte
+	for i := 0; i < 5000; i++ {
+		tia.setPF(pfs[next(len(pfs))])
+		tia.pfMask = &pfMaskTab[next(2)]
+		tia.colors = [4]uint8{uint8(next(3) * 2), 0x1E, 0x86, 0x44}
+		tia.prioScore = uint8(next(4) * 2)
+		x := next(160)
+		n := next(161 - x)
+		out := got[x : x+n]
+		tia.drawPF(out, x)
+		k := pfLineKey{bk: tia.colors[0]}
+		if tia.pf != 0 {
+			k.pf, k.mask = tia.pf, tia.pfMask
+			k.pfc = [2]uint8{tia.colors[1], tia.colors[1]}
+			if tia.prioScore&2 != 0 && (tia.prioScore&4 == 0 || tia.enabled == bitPF) {
+				k.pfc = [2]uint8{tia.colors[2], tia.colors[3]}
+			}
+		}
+		drawPFSpan(want[x:x+n], x, k)
+		if string(got[x:x+n]) != string(want[x:x+n]) {
+			t.Fatalf("draw %d (x %d, n %d, key %+v): cached %v, direct %v", i, x, n, k, got[x:x+n], want[x:x+n])
+		}
+	}
+}
