@@ -144,6 +144,16 @@ func (c *CPU) absiR(pc uint16, idx uint8) (addr uint16) {
 // ptr reads a 16-bit pointer from zero page address p. ALE reads the high byte at p+1
 // without wrapping (0xFF -> 0x0100); the hardware variant wraps within page 0.
 func (c *CPU) ptr(p uint8) uint16 {
+	if pg := c.rpages[p>>6]; pg != nil && p&63 != 63 {
+		// Both bytes in one direct page (RIOT RAM): one page lookup.
+		c.dataBus = pg[p&63+1]
+		return uint16(pg[p&63]) | uint16(c.dataBus)<<8
+	}
+	return c.ptrBus(p)
+}
+
+// ptrBus is ptr's general path: a pointer that straddles pages or lies on device pages.
+func (c *CPU) ptrBus(p uint8) uint16 {
 	lo := c.read(uint16(p))
 	hiAddr := uint16(p) + 1
 	if c.harteMode {
