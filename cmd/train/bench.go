@@ -60,6 +60,7 @@ func runBench(args []string) error {
 	testspeed := fs.Bool("testspeed", false, "MuJoCo tasks: also time Debian's mujoco-testspeed on the same model (package libmujoco-samples)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	list := fs.Bool("list", false, "list the task ids and exit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed measurements (pool and loop) to this file (go tool pprof FILE)")
 	var envOpts multiFlag
 	fs.Var(&envOpts, "env-opt", "family option key=value, e.g. -env-opt frame_skip=4 (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -121,6 +122,13 @@ func runBench(args []string) error {
 		if _, err := runner.measure(actions, time.Duration(*warmup*float64(time.Second))); err != nil {
 			return err
 		}
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	for range *repeats {
 		r, err := runner.measure(actions, d)

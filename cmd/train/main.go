@@ -140,15 +140,12 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 	}
 
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
+		stopProfile, err := startCPUProfile(*cpuProfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "train: -cpuprofile: %v\n", err)
+			fmt.Fprintf(stderr, "train: %v\n", err)
 			return 2
 		}
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		defer stopProfile()
 	}
 
 	ctx, stop := interruptContext(stderr, "train: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)")
@@ -192,4 +189,18 @@ func interruptContext(stderr io.Writer, msg string) (ctx context.Context, stop f
 		cancel()
 	}()
 	return ctx, func() { signal.Stop(sig); cancel() }
+}
+
+// startCPUProfile starts a CPU profile written to path (train's and train bench's
+// -cpuprofile) and returns the function that ends it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-cpuprofile %s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -44,7 +44,8 @@ func TestSubcommandTableDispatchesBench(t *testing.T) {
 // refused by name.
 func TestBenchJSONAndBadFlags(t *testing.T) {
 	var errb bytes.Buffer
-	for _, bad := range [][]string{{"-warmup", "-1"}, {"-seconds", "0"}, {"-repeat", "0"}} {
+	noDir := filepath.Join(t.TempDir(), "missing", "cpu.prof")
+	for _, bad := range [][]string{{"-warmup", "-1"}, {"-seconds", "0"}, {"-repeat", "0"}, {"-cpuprofile", noDir}} {
 		args := append([]string{"bench", "-task", "CartPole-v1"}, bad...)
 		if code := run(args, io.Discard, &errb); code != 1 || !strings.Contains(errb.String(), bad[0]) {
 			t.Errorf("train %v: exit %d, stderr %q; want exit 1 naming %s", args, code, errb.String(), bad[0])
@@ -58,8 +59,9 @@ func TestBenchJSONAndBadFlags(t *testing.T) {
 	}
 	stdout := os.Stdout
 	os.Stdout = w
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
 	code := run([]string{"bench", "-task", "CartPole-v1", "-num-envs", "4", "-batch-size", "2", "-threads", "1",
-		"-seconds", "0.05", "-repeat", "1", "-warmup", "0.05", "-json"}, io.Discard, &errb)
+		"-seconds", "0.05", "-repeat", "1", "-warmup", "0.05", "-json", "-cpuprofile", prof}, io.Discard, &errb)
 	w.Close()
 	os.Stdout = stdout
 	out, _ := io.ReadAll(r)
@@ -73,5 +75,9 @@ func TestBenchJSONAndBadFlags(t *testing.T) {
 	if res.WarmupSeconds != 0.05 || len(res.PoolRuns) != 1 || len(res.LoopRuns) != 1 ||
 		res.StepsPerSec <= 0 || res.LoopStepsPerSec <= 0 || res.NumEnvs != 4 || res.BatchSize != 2 {
 		t.Errorf("bench result %+v", res)
+	}
+	// A pprof file is gzip data: it starts with gzip's magic bytes.
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("bench -cpuprofile wrote %d bytes (%v), want a gzip-compressed profile", len(b), err)
 	}
 }
