@@ -8,8 +8,10 @@
 # Each round runs, for BASE then the working tree: the one-core frame benchmarks of
 # `make bench-emu` (Pong, Breakout, Space Invaders: frames/s, one run each) and
 # `train bench -task Pong-v5 -num-envs 12 -batch-size 4 -threads 2` (pool frames/s,
-# the single-goroutine loop, and the ratio to 2 x ALE's 18,828 frames/s). Give it an
-# otherwise idle machine. Needs RLPOOL_ROMS (default ../shared/roms).
+# the single-goroutine loop, and the ratio to 2 x ALE's 18,828 frames/s). POOL_ONLY=1
+# skips the frame benchmarks, so that more pool rounds fit in the minutes during which
+# this VM's two vCPUs both run at full speed. Give it an otherwise idle machine. Needs
+# RLPOOL_ROMS (default ../shared/roms).
 set -eu
 BASE=${1:?usage: docs/ab-emulator.sh BASE_COMMIT}
 ROUNDS=${ROUNDS:-3}
@@ -30,7 +32,8 @@ done
 echo "BASE = $(git -C "$ROOT" rev-parse --short "$BASE"), new = working tree of $(git -C "$ROOT" rev-parse --short HEAD)"
 for r in $(seq "$ROUNDS"); do
 	for side in base new; do
-		frames=$(cd "$ROOT/envs/atari/vcs" && RLPOOL_ROMS=$ROMS "$W/$side-vcs.test" -test.run '^$' \
+		frames=
+		[ "${POOL_ONLY:-0}" = 1 ] || frames=$(cd "$ROOT/envs/atari/vcs" && RLPOOL_ROMS=$ROMS "$W/$side-vcs.test" -test.run '^$' \
 			-test.bench Frame -test.benchtime 5000x | awk '/^Benchmark/ {sub(/^BenchmarkFrame/, "", $1); sub(/-[0-9]+$/, "", $1); printf "%s %s  ", $1, $5}')
 		pool=$(RLPOOL_ROMS=$ROMS "$W/$side-train" bench -task Pong-v5 -num-envs 12 -batch-size 4 -threads 2 -json |
 			python3 -c 'import json,sys; d=json.load(sys.stdin); f=d["frames_per_sec"]; print("pool %.0f loop %.0f = %.3fx of 2 x ALE" % (f, d["loop_frames_per_sec"], f/37656))')
