@@ -231,42 +231,40 @@ func TestNoopWritesForgetChangedState(t *testing.T) {
 }
 
 // TestPFLineCacheMatchesDirectDrawing draws random background-and-playfield spans
-// through drawPF (line cache, hits and misses) and directly, from a small set of
-// keys so that the cache's two lines are reused and evicted, and requires equal
-// pixels.
+// through drawPF twice: on a TIA whose line cache carries over from draw to draw (hits,
+// misses and evictions among a small set of keys) and on one whose cache is emptied
+// before each draw, so that every long span is drawn afresh. The pixels must agree.
 func TestPFLineCacheMatchesDirectDrawing(t *testing.T) {
-	c, err := NewConsole(idleROM(), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+	var tias [2]*tia
+	for i := range tias {
+		c, err := NewConsole(idleROM(), DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tias[i] = c.tia
 	}
-	tia := c.tia
 	rng := uint32(12345)
 	next := func(n int) int {
 		rng = rng*1664525 + 1013904223
 		return int(rng>>8) % n
 	}
 	pfs := []uint32{0, 0xFFFFF, 0x12345, 0x80001}
-	var got, want [160]byte
+	var out [2][160]byte
 	for i := 0; i < 5000; i++ {
-		tia.setPF(pfs[next(len(pfs))])
-		tia.pfMask = &pfMaskTab[next(2)]
-		tia.colors = [4]uint8{uint8(next(3) * 2), 0x1E, 0x86, 0x44}
-		tia.prioScore = uint8(next(4) * 2)
+		pf, mask := pfs[next(len(pfs))], &pfMaskTab[next(2)]
+		colors := [4]uint8{uint8(next(3) * 2), 0x1E, 0x86, 0x44}
+		prio := uint8(next(4) * 2)
 		x := next(160)
 		n := next(161 - x)
-		out := got[x : x+n]
-		tia.drawPF(out, x)
-		k := pfLineKey{bk: tia.colors[0]}
-		if tia.pf != 0 {
-			k.pf, k.mask = tia.pf, tia.pfMask
-			k.pfc = [2]uint8{tia.colors[1], tia.colors[1]}
-			if tia.prioScore&2 != 0 && (tia.prioScore&4 == 0 || tia.enabled == bitPF) {
-				k.pfc = [2]uint8{tia.colors[2], tia.colors[3]}
-			}
+		tias[1].pfLines = pfLineCache{}
+		for j, tia := range tias {
+			tia.setPF(pf)
+			tia.pfMask, tia.colors, tia.prioScore = mask, colors, prio
+			tia.drawPF(out[j][x:x+n], x)
 		}
-		drawPFSpan(want[x:x+n], x, k)
-		if string(got[x:x+n]) != string(want[x:x+n]) {
-			t.Fatalf("draw %d (x %d, n %d, key %+v): cached %v, direct %v", i, x, n, k, got[x:x+n], want[x:x+n])
+		if out[0] != out[1] {
+			t.Fatalf("draw %d (x %d, n %d, pf %#x, colours %v, priority %d): cached %v, fresh %v",
+				i, x, n, pf, colors, prio, out[0][x:x+n], out[1][x:x+n])
 		}
 	}
 }
