@@ -11,7 +11,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/internal/gop"
+	"github.com/rlpool/rlpool/agent/gop"
 )
 
 // Dense adds the fused layer y = act(x W + b) to x's graph: x is (batch, in), w is
@@ -84,7 +84,7 @@ func valueData[T float32 | float64](v G.Value, n int, what string) ([]T, error) 
 }
 
 // gemm computes c = op(a) op(b) + beta c (row-major) with the BLAS installed in Gorgonia
-// (gorgonia.Use: OpenBLAS through internal/blas, or gonum), so that Dense follows the
+// (gorgonia.Use: OpenBLAS through agent/blas, or gonum), so that Dense follows the
 // same choice as stock ops.
 func gemm[T float32 | float64](tA, tB bool, m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	impl := G.WhichBLAS()

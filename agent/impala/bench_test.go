@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/envpool"
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 )
 
 // BenchmarkLearnerStepNatureCNN times one learner step at the Pong settings (T = 20,
 // B = 32: the Nature CNN forward and backward on 672 stacked 84x84 frames, V-trace, the
 // loss and an RMSProp step), without actors. Learner frames/s = 4 x 640 / (s/op).
-// It uses OpenBLAS when internal/blas finds it, as the train command does.
+// It uses OpenBLAS when agent/blas finds it, as the train command does.
 func BenchmarkLearnerStepNatureCNN(b *testing.B) {
 	b.Logf("BLAS: %s", blas.Use())
 	spec := envpool.Spec{TaskID: "Bench-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84),

@@ -10,7 +10,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/internal/gop"
+	"github.com/rlpool/rlpool/agent/gop"
 )
 
 // The IMPALA loss is one custom Gorgonia op. Its forward pass takes the network's

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/agent/optim"
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )

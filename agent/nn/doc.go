@@ -5,7 +5,7 @@
 // re-allocating every intermediate tensor each step. The custom ops here (Conv, Dense)
 // fuse convolution or matrix product, bias and ReLU into one op whose backward op
 // computes all gradients at once; they split the batch into chunks over GOMAXPROCS
-// goroutines, run one single-threaded OpenBLAS sgemm per chunk (internal/blas), and
+// goroutines, run one single-threaded OpenBLAS sgemm per chunk (agent/blas), and
 // write into buffers they own and reuse, so a training step allocates almost nothing.
 // The first layer reads uint8 pixels directly, folds the 1/255 scale into its GEMMs and
 // skips the gradient of its input. reference/GORGONIA.md records the measurements

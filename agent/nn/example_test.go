@@ -5,7 +5,7 @@ import (
 
 	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/agent/optim"
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )

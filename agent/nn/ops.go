@@ -9,7 +9,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/internal/gop"
+	"github.com/rlpool/rlpool/agent/gop"
 )
 
 // The ops in this file follow reference/GORGONIA.md: each computes into buffers it owns

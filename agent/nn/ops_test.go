@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 )
 
 // Float is the element type the custom ops compute in: float32 for training, float64 for
@@ -48,7 +48,7 @@ func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
 	wg.Wait()
 }
 
-// gemm is the row-major C = alpha*op(A)*op(B) + beta*C of internal/blas in T, on the
+// gemm is the row-major C = alpha*op(A)*op(B) + beta*C of agent/blas in T, on the
 // calling goroutine (OpenBLAS single-threaded, or gonum when OpenBLAS is missing).
 func gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	switch a := any(a).(type) {

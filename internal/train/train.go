@@ -25,7 +25,7 @@ import (
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
-	"github.com/rlpool/rlpool/internal/blas"
+	"github.com/rlpool/rlpool/agent/blas"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/tensorboard"
