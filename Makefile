@@ -16,8 +16,9 @@ export RLPOOL_ROMS RLPOOL_TESTDATA
 
 CONFIG ?= configs/ant.toml
 
-# Debian packages: OpenBLAS for the learners, libmujoco for the MuJoCo tasks.
-APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2
+# Debian packages: OpenBLAS and oneDNN (libdnnl2) for the learners, libmujoco for the
+# MuJoCo tasks.
+APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2
 
 # The 2600 emulator's CPU makes one bus access per byte; the fast path of each (a direct
 # page read) is a few instructions, but the slow path's call puts it over Go's inlining

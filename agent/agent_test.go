@@ -74,37 +74,6 @@ func TestRolloutGAEFollowsEachEnv(t *testing.T) {
 	}
 }
 
-func TestOrthogonal(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sh := range [][2]int{{8, 3}, {3, 8}, {5, 5}} {
-		rows, cols := sh[0], sh[1]
-		w := Orthogonal(rng, rows, cols, 2)
-		// The fewer of rows/columns are orthogonal with norm gain.
-		k, n := min(rows, cols), max(rows, cols)
-		at := func(i, j int) float64 { // i-th vector, j-th element
-			if rows >= cols {
-				return w[j*cols+i]
-			}
-			return w[i*cols+j]
-		}
-		for a := range k {
-			for b := range k {
-				d := 0.0
-				for j := range n {
-					d += at(a, j) * at(b, j)
-				}
-				want := 0.0
-				if a == b {
-					want = 4
-				}
-				if math.Abs(d-want) > 1e-9 {
-					t.Errorf("%dx%d: <v%d, v%d> = %v, want %v", rows, cols, a, b, d, want)
-				}
-			}
-		}
-	}
-}
-
 func TestRunningMeanStd(t *testing.T) {
 	r := NewRunningMeanStd(2)
 	data := []float32{1, 10, 2, 20, 3, 30, 4, 40}

@@ -52,7 +52,7 @@ func ResolveNetwork(key, network string, spec *envpool.Spec) (string, error) {
 }
 
 // NatureTorso is the DQN Nature CNN (conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1,
-// dense 512, ReLU after each; reference/ALGORITHMS.md item 14) as plain weight tensors
+// dense 512, ReLU after each; docs/design/algorithms.md) as plain weight tensors
 // that every graph built from it binds, like MLP's. Graphs are built from agent/nn's
 // fused ops: the first layer reads raw uint8 pixels and folds the 1/255 scale into its
 // GEMMs, so observations are never converted to float32 outside the network.
@@ -96,9 +96,10 @@ func (t *NatureTorso) Init(rng *rand.Rand) {
 	}
 }
 
-// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, and
-// returns the (batch, 512) features and the weight nodes in Params order.
-func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node) (features *G.Node, params G.Nodes, err error) {
+// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, with the
+// kernels of backend, and returns the (batch, 512) features and the weight nodes in
+// Params order.
+func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (features *G.Node, params G.Nodes, err error) {
 	sh := x.Shape()
 	if sh.Dims() != 4 || sh[1] != t.C || sh[2] != t.H || sh[3] != t.W || x.Dtype() != tensor.Uint8 {
 		return nil, nil, fmt.Errorf("agent: the Nature CNN takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
@@ -112,14 +113,16 @@ func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node) (features *G.Node, params
 	for i, p := range t.Params {
 		vals[i] = p.T
 	}
-	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals})
+	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: backend})
 	return f, append(G.Nodes(nil), ps...), nil
 }
 
 // NewCNNPolicy allocates CleanRL's Atari actor-critic for a spec with uint8 C x H x W
 // observations and Discrete actions: one Nature CNN torso whose 512 features feed a
 // linear categorical actor (orthogonal gain 0.01) and a linear critic (gain 1). Only
-// cfg.OrthoInit is read from cfg; the torso has no hidden sizes to choose.
+// cfg.OrthoInit is read from cfg; the torso has no hidden sizes to choose. PPO, IMPALA
+// and evaluation all build it, so their checkpoints name its weights alike:
+// conv1_w ... dense_b, actor.w0, actor.b0, critic.w0, critic.b0.
 func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 	if !IsImageSpace(spec.ObsSpace) {
 		return nil, fmt.Errorf("agent: the Nature CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)

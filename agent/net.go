@@ -7,6 +7,8 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent/nn"
 )
 
 // Param is one learnable tensor with a stable name. The name is the tensor's key in
@@ -20,15 +22,16 @@ type Param struct {
 // which only tests build).
 func (p Param) F32() []float32 { return p.T.Data().([]float32) }
 
-// Activations the MLP bodies support, as spelt in configs.
+// Activations the MLP bodies support, as spelt in configs (net.activation).
 const (
-	ActTanh = "tanh"
-	ActReLU = "relu"
+	ActTanh = string(nn.Tanh)
+	ActReLU = string(nn.ReLU)
 )
 
 // MLP is a fully connected network: Sizes[0] inputs, hidden layers, Sizes[len-1]
 // outputs, the activation after every layer but the last. Its weights live in Params
-// (W0, b0, W1, b1, ...; W is in x out), shared by every graph built from it.
+// (W0, b0, W1, b1, ...; W is in x out, b has out values), shared by every graph built
+// from it.
 type MLP struct {
 	Name    string
 	Sizes   []int
@@ -55,7 +58,7 @@ func NewMLP(name string, sizes []int, act string, outGain float64, dt tensor.Dty
 		in, out := sizes[i], sizes[i+1]
 		m.Params = append(m.Params,
 			Param{fmt.Sprintf("%s.w%d", name, i), tensor.New(tensor.WithShape(in, out), tensor.Of(dt))},
-			Param{fmt.Sprintf("%s.b%d", name, i), tensor.New(tensor.WithShape(1, out), tensor.Of(dt))})
+			Param{fmt.Sprintf("%s.b%d", name, i), tensor.New(tensor.WithShape(out), tensor.Of(dt))})
 	}
 	return m, nil
 }
@@ -73,7 +76,7 @@ func (m *MLP) Init(rng *rand.Rand, ortho bool) {
 		}
 		var wv, bv []float64
 		if ortho {
-			wv = Orthogonal(rng, in, out, gain)
+			wv = nn.Orthogonal(in, out, gain, rng)
 			bv = make([]float64, out)
 		} else {
 			bound := 1 / math.Sqrt(float64(in))
@@ -88,51 +91,6 @@ func (m *MLP) Init(rng *rand.Rand, ortho bool) {
 		SetFloat64s(w, wv)
 		SetFloat64s(b, bv)
 	}
-}
-
-// Orthogonal returns a rows x cols matrix (row-major) whose rows or columns, whichever
-// are fewer, are orthonormal, scaled by gain: Gram-Schmidt on a Gaussian matrix with the
-// sign fixed so that the triangular factor has a positive diagonal, as
-// torch.nn.init.orthogonal_ does.
-func Orthogonal(rng *rand.Rand, rows, cols int, gain float64) []float64 {
-	// Orthonormalise the k = min(rows, cols) vectors of length n = max(rows, cols).
-	n, k := max(rows, cols), min(rows, cols)
-	v := make([][]float64, k)
-	for j := range v {
-		v[j] = make([]float64, n)
-		for i := range v[j] {
-			v[j][i] = rng.NormFloat64()
-		}
-		for p := 0; p < j; p++ {
-			d := dot(v[j], v[p])
-			for i := range v[j] {
-				v[j][i] -= d * v[p][i]
-			}
-		}
-		norm := math.Sqrt(dot(v[j], v[j]))
-		for i := range v[j] {
-			v[j][i] /= norm
-		}
-	}
-	out := make([]float64, rows*cols)
-	for r := range rows {
-		for c := range cols {
-			if rows >= cols { // columns are the orthonormal vectors
-				out[r*cols+c] = gain * v[c][r]
-			} else {
-				out[r*cols+c] = gain * v[r][c]
-			}
-		}
-	}
-	return out
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
 }
 
 // SetFloat64s copies vals into a float32 or float64 tensor's backing array.
@@ -197,20 +155,16 @@ func constSlice(n int, v float64) []float64 {
 
 // Build adds the MLP applied to x (batch x Sizes[0]) to g, with weight nodes bound to
 // the MLP's tensors, and returns the output (batch x out) and the weight nodes in
-// Params order. Layers are fused Dense ops (see Dense).
-func (m *MLP) Build(g *G.ExprGraph, x *G.Node) (*G.Node, G.Nodes, error) {
-	return m.build(g, x, true)
+// Params order. Layers are nn.Dense ops on the backend chosen (BackendGo for "").
+func (m *MLP) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (*G.Node, G.Nodes, error) {
+	return m.build(g, x, backend, true)
 }
 
 // build builds the MLP from fused Dense ops, or (fused false) from stock Gorgonia ops,
 // which tests use as the reference.
-func (m *MLP) build(g *G.ExprGraph, x *G.Node, fused bool) (*G.Node, G.Nodes, error) {
+func (m *MLP) build(g *G.ExprGraph, x *G.Node, backend nn.Backend, fused bool) (*G.Node, G.Nodes, error) {
 	if x.Dims() != 2 || x.Shape()[1] != m.Sizes[0] {
 		return nil, nil, fmt.Errorf("agent: MLP %s takes batch x %d inputs, got shape %v", m.Name, m.Sizes[0], x.Shape())
-	}
-	var ones *G.Node
-	if !fused {
-		ones = Ones(g, m.Params[0].T.Dtype(), m.Name+".ones", x.Shape()[0])
 	}
 	var nodes G.Nodes
 	h := x
@@ -218,42 +172,37 @@ func (m *MLP) build(g *G.ExprGraph, x *G.Node, fused bool) (*G.Node, G.Nodes, er
 		w := Bind(g, m.Params[2*l].T, m.Params[2*l].Name)
 		b := Bind(g, m.Params[2*l+1].T, m.Params[2*l+1].Name)
 		nodes = append(nodes, w, b)
-		act := ""
+		act := nn.Linear
 		if 2*l+2 < len(m.Params) {
-			act = m.Act
+			act = nn.Activation(m.Act)
 		}
 		var err error
 		if fused {
-			if h, err = Dense(h, w, b, act); err != nil {
-				return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
-			}
-			continue
+			h, err = nn.Dense(h, w, b, nn.DenseOpts{Act: act, Backend: backend})
+		} else {
+			h, err = stockDense(h, w, b, act)
 		}
-		if h, err = stockDense(h, w, b, ones, act); err != nil {
+		if err != nil {
 			return nil, nil, fmt.Errorf("agent: MLP %s layer %d: %w", m.Name, l, err)
 		}
 	}
 	return h, nodes, nil
 }
 
-// stockDense is act(x W + ones b) from stock Gorgonia ops.
-func stockDense(x, w, b, ones *G.Node, act string) (*G.Node, error) {
+// stockDense is act(x W + b) from stock Gorgonia ops.
+func stockDense(x, w, b *G.Node, act nn.Activation) (*G.Node, error) {
 	xw, err := G.Mul(x, w)
 	if err != nil {
 		return nil, err
 	}
-	bias, err := G.Mul(ones, b)
-	if err != nil {
-		return nil, err
-	}
-	h, err := G.Add(xw, bias)
+	h, err := G.BroadcastAdd(xw, b, nil, []byte{0})
 	if err != nil {
 		return nil, err
 	}
 	switch act {
-	case ActTanh:
+	case nn.Tanh:
 		return G.Tanh(h)
-	case ActReLU:
+	case nn.ReLU:
 		return G.Rectify(h)
 	}
 	return h, nil

@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -25,11 +26,12 @@ type NetConfig struct {
 	Head       string  `toml:"head" oneof:"auto|categorical|gaussian" help:"action distribution; auto picks from the action space"`
 	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
 	OrthoInit  bool    `toml:"ortho_init" help:"orthogonal init (gains sqrt 2, 0.01 policy, 1 value) instead of PyTorch's default"`
+	Backend    string  `toml:"backend" oneof:"auto|onednn|go" help:"kernels of the network's layers: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops), auto (oneDNN when its library loads)"`
 }
 
 // DefaultNetConfig is CleanRL's classic-control network: 64-64 tanh, orthogonal init.
 func DefaultNetConfig() NetConfig {
-	return NetConfig{Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true}
+	return NetConfig{Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true, Backend: string(nn.BackendAuto)}
 }
 
 // ResolveHead returns the head a config asks for on an action space, or an error naming
@@ -63,7 +65,32 @@ type Policy struct {
 	// Torso, when set (NewCNNPolicy), is a Nature CNN under both heads: Build feeds its
 	// features to Actor and Critic, which are then single linear layers.
 	Torso *NatureTorso
-	cfg   NetConfig
+	// Backend is the layers' kernels in every graph Build makes (net.backend resolved).
+	Backend nn.Backend
+	cfg     NetConfig
+}
+
+// NewActorCritic builds the policy a config asks for on a spec: network is the
+// learner's network key (auto, mlp or nature_cnn; key names it in errors, e.g.
+// "ppo.network"), cfg the [net] section. It resolves net.backend too.
+func NewActorCritic(key, network string, spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
+	network, err := ResolveNetwork(key, network, spec)
+	if err != nil {
+		return nil, err
+	}
+	var p *Policy
+	if network == NetworkNatureCNN {
+		p, err = NewCNNPolicy(spec, cfg)
+	} else {
+		p, err = NewPolicy(spec, cfg, tensor.Float32)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.Backend, _, err = nn.ResolveBackend(cfg.Backend); err != nil {
+		return nil, fmt.Errorf("net.backend: %w", err)
+	}
+	return p, nil
 }
 
 // NewPolicy allocates a policy for a spec's spaces.
@@ -136,15 +163,15 @@ func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
 	var tn G.Nodes
 	if p.Torso != nil {
 		var err error
-		if obs, tn, err = p.Torso.Build(g, obs); err != nil {
+		if obs, tn, err = p.Torso.Build(g, obs, p.Backend); err != nil {
 			return nil, err
 		}
 	}
-	out, an, err := p.Actor.Build(g, obs)
+	out, an, err := p.Actor.Build(g, obs, p.Backend)
 	if err != nil {
 		return nil, err
 	}
-	v, cn, err := p.Critic.Build(g, obs)
+	v, cn, err := p.Critic.Build(g, obs, p.Backend)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Side-by-side comparison of the Atari emulator and the Pong-v5 pool between an earlier
 # commit and the working tree, alternating the two builds in one script so that the
-# shared machine's drift hits both alike (the README's "previous build" figures):
+# shared machine's drift hits both alike (how docs/benchmarks.md's build-to-build
+# figures are taken):
 #
 #   docs/ab-emulator.sh d45951f            # BASE commit; ROUNDS=3 by default
 #
@@ -10,13 +11,13 @@
 # `train bench -task Pong-v5 -num-envs 12 -batch-size 4 -threads 2` (pool frames/s,
 # the single-goroutine loop, and the ratio to 2 x ALE's 18,828 frames/s). POOL_ONLY=1
 # skips the frame benchmarks, so that more pool rounds fit in the minutes during which
-# this VM's two vCPUs both run at full speed. Give it an otherwise idle machine. Needs
-# RLPOOL_ROMS (default ../shared/roms).
+# a shared VM's vCPUs all run at full speed. Give it an otherwise idle machine. Reads
+# the ROMs from RLPOOL_ROMS (default: the repository's roms folder).
 set -eu
 BASE=${1:?usage: docs/ab-emulator.sh BASE_COMMIT}
 ROUNDS=${ROUNDS:-3}
 ROOT=$(git rev-parse --show-toplevel)
-ROMS=$(cd "${RLPOOL_ROMS:-$ROOT/../shared/roms}" && pwd)
+ROMS=$(cd "${RLPOOL_ROMS:-$ROOT/roms}" && pwd)
 W=$(mktemp -d)
 trap 'git -C "$ROOT" worktree remove --force "$W/base" >/dev/null 2>&1; rm -rf "$W"' EXIT
 FLAGS=-gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The 16-core figures of the README in one script: Pong-v5 pool throughput, the Nature
+# The 16-core figures of docs/benchmarks.md in one script: Pong-v5 pool throughput, the Nature
 # CNN training step (fused ops against stock Gorgonia), and PPO and IMPALA on Pong-v5
 # for a fixed wall time each. Build on any machine, run on the 16-core one:
 #
-#   mkdir -p .device/roms && cp ../shared/roms/pong.bin .device/roms/
+#   mkdir -p .device/roms && cp "$RLPOOL_ROMS/pong.bin" .device/roms/
 #   CGO_ENABLED=0 go build -ldflags='-s -w' -gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4 -o .device/train ./cmd/train
 #   CGO_ENABLED=0 go test -c -ldflags='-s -w' -o .device/nn.test ./agent/nn
 #   gzip -f .device/train .device/nn.test
@@ -38,7 +38,7 @@ echo "== Pong-v5 pool throughput, 16 threads (async, 48 envs, batches of 16)"
 "$D/train" bench -task Pong-v5 -num-envs 48 -batch-size 16 -threads 16 -seconds 3 -repeat 3 -json
 echo "== Pong-v5 pool throughput, 16 threads (sync, 16 envs)"
 "$D/train" bench -task Pong-v5 -num-envs 16 -threads 16 -seconds 3 -repeat 3 -no-loop -json
-echo "== Pong-v5 pool throughput, the issue's 2-thread setting"
+echo "== Pong-v5 pool throughput, the 2-core machine's 2-thread setting"
 "$D/train" bench -task Pong-v5 -num-envs 12 -batch-size 4 -threads 2 -seconds 3 -repeat 3 -json
 
 echo "== Nature CNN: fused ops against stock Gorgonia"

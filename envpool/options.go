@@ -41,24 +41,34 @@ func ParseAutoReset(s string) (AutoReset, error) {
 	return 0, fmt.Errorf("envpool: auto_reset %q: use next_step or same_step", s)
 }
 
-// Options configure a Pool. The zero value of every field but NumEnvs picks EnvPool's default.
+// Options configure a Pool. The zero value of every field but NumEnvs picks EnvPool's
+// default. The toml, range and help tags let a config file's [env] section embed
+// Options as they are (rlpool's internal/config reads them); Seed and AutoReset are
+// the learner's to set, not the user's.
 type Options struct {
-	NumEnvs   int // number of env instances (required, > 0)
-	BatchSize int // rows per Recv; 0 means NumEnvs (sync mode); less than NumEnvs is async mode
+	// NumEnvs is the number of env instances (required, > 0).
+	NumEnvs int `toml:"num_envs" range:"[1,100000]" help:"env instances"`
+	// BatchSize is the rows per Recv; 0 means NumEnvs (sync mode); less than NumEnvs is
+	// async mode.
+	BatchSize int `toml:"batch_size" range:"[0,100000]" help:"rows per batch; 0 = num_envs (sync mode), less is async mode"`
 	// NumThreads is the number of worker goroutines; 0 means min(BatchSize, GOMAXPROCS).
-	NumThreads int
-	Seed       int64 // env i is built with seed Seed+i
+	NumThreads int `toml:"num_threads" range:"[0,4096]" help:"pool worker goroutines; 0 = min(batch_size, cores)"`
+	// Seed: env i is built with seed Seed+i.
+	Seed int64 `toml:"-"`
 	// MaxEpisodeSteps truncates episodes at this many steps; 0 takes the spec's limit,
 	// a negative value disables the limit.
-	MaxEpisodeSteps int
+	MaxEpisodeSteps int `toml:"max_episode_steps" range:"[-1,1e9]" help:"time limit; 0 takes the task's, -1 disables it"`
 	// ThreadAffinity pins worker i to core (ThreadAffinityOffset+i) mod NumCPU.
-	ThreadAffinity       bool
-	ThreadAffinityOffset int
-	AutoReset            AutoReset
+	ThreadAffinity       bool      `toml:"thread_affinity" help:"pin pool workers to cores"`
+	ThreadAffinityOffset int       `toml:"thread_affinity_offset" range:"[0,4096]" help:"first core to pin to"`
+	AutoReset            AutoReset `toml:"-"`
 }
 
-// resolved fills defaults and checks ranges.
-func (o Options) resolved(spec *Spec) (Options, error) {
+// Resolve returns the options with every default filled in (batch size, threads, the
+// time limit from spec) or an error naming the option at fault. New calls it; callers
+// that check options before building a pool (configs) call it with their task's spec,
+// or nil to check everything but the time limit.
+func (o Options) Resolve(spec *Spec) (Options, error) {
 	if o.NumEnvs <= 0 {
 		return o, fmt.Errorf("envpool: num_envs = %d: must be at least 1", o.NumEnvs)
 	}
@@ -78,7 +88,7 @@ func (o Options) resolved(spec *Spec) (Options, error) {
 		return o, fmt.Errorf("envpool: thread_affinity_offset = %d: must be >= 0", o.ThreadAffinityOffset)
 	}
 	switch {
-	case o.MaxEpisodeSteps == 0:
+	case o.MaxEpisodeSteps == 0 && spec != nil:
 		o.MaxEpisodeSteps = spec.MaxEpisodeSteps
 	case o.MaxEpisodeSteps < 0:
 		o.MaxEpisodeSteps = 0

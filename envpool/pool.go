@@ -87,7 +87,7 @@ func New(spec Spec, factory Factory, opts Options) (*Pool, error) {
 	if err := spec.validate(); err != nil {
 		return nil, err
 	}
-	o, err := opts.resolved(&spec)
+	o, err := opts.Resolve(&spec)
 	if err != nil {
 		return nil, err
 	}

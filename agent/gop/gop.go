@@ -1,11 +1,12 @@
 // Package gop holds what the project's custom Gorgonia ops have in common
-// (reference/GORGONIA.md): every one computes into buffers it owns and returns them from
+// (docs/design/custom-ops.md): every one computes into buffers it owns and returns them from
 // Do, because vm.Reset clears every register and an op that allocated its result would
 // allocate on every step; gradient ops have no derivative of their own; and every op
 // hashes a unique id so that the graph never merges two of them.
 //
-// The fused layers (agent.Dense, agent/nn's convolution and dense ops) and IMPALA's
-// V-trace loss embed Owned or Grad for the methods that say so, and use Hash and Wrap.
+// The fused layers (agent/nn's convolution and dense ops) and IMPALA's V-trace loss
+// embed Owned or Grad for the methods that say so, use Hash and Wrap, and hand the
+// extra results of their backward ops to the graph with Pick.
 package gop
 
 import (

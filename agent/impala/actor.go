@@ -38,19 +38,18 @@ type actor struct {
 
 func newActor(l *Learner, id int) (*actor, error) {
 	s := l.setup
-	po := s.Pool
-	po.AutoReset = envpool.SameStep // every row is a real transition; see the package doc
-	po.Seed = s.Seed*1_000_003 + int64(id)*100_000
-	n := po.NumEnvs
-	a := &actor{l: l, id: id, net: l.net.clone(), rng: rand.New(rand.NewPCG(uint64(s.Seed), uint64(id)+0xac7)),
+	po, err := s.Pool.Resolve(&s.Spec)
+	if err != nil {
+		return nil, err
+	}
+	n, batch := po.NumEnvs, po.BatchSize
+	a := &actor{l: l, id: id, rng: agent.NewRand(s.Seed, agent.StreamActor+uint64(id)),
 		cur: make([]*Unroll, n), t: make([]int, n), epRet: make([]float64, n), epLen: make([]int, n),
 		rawReward: s.Spec.InfoIndex("reward"), gameOver: s.Spec.InfoIndex("terminated")}
-	batch := po.BatchSize
-	if batch == 0 {
-		batch = n
+	if a.net, err = l.net.clone(); err != nil {
+		return nil, err
 	}
 	a.acts, a.ids = make([]float32, batch), make([]int32, batch)
-	var err error
 	if a.graph, err = a.net.build(batch); err != nil {
 		return nil, err
 	}
@@ -59,7 +58,8 @@ func newActor(l *Learner, id int) (*actor, error) {
 	// first snapshot before the first forward pass.
 	a.m = G.NewTapeMachine(a.graph.g)
 	a.version = -1
-	if a.pool, err = envpool.New(s.Spec, s.Factory, po); err != nil {
+	// SameStep auto-reset: every row is a real transition; see the package doc.
+	if a.pool, err = agent.NewPool(s.Spec, s.Factory, s.Pool, s.Seed, id); err != nil {
 		return nil, err
 	}
 	return a, nil

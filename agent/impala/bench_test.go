@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/envpool"
 )
 
 // BenchmarkLearnerStepNatureCNN times one learner step at the Pong settings (T = 20,
@@ -19,7 +19,7 @@ func BenchmarkLearnerStepNatureCNN(b *testing.B) {
 		ActionSpace: envpool.DiscreteSpace(6), FrameSkip: 4, RewardThreshold: math.NaN()}
 	s := guessSetup(true, nil)
 	s.Spec, s.IMPALA = spec, DefaultConfig()
-	l, err := New(s)
+	l, err := newLearner(s)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,17 +13,15 @@ import (
 func (l *Learner) Save() (*agent.Checkpoint, error) {
 	steps := l.envSteps.Load() // the actors keep stepping: read the counter once
 	c := agent.NewCheckpoint(Algo, l.setup.Spec.TaskID, steps)
-	for i, w := range l.net.weights() {
-		c.F32[l.net.names[i]] = append([]float32(nil), w...)
-	}
+	c.PutParams("", l.net.params)
 	os := l.opt.SaveState()
 	if l.pendingOpt != nil { // loaded and not yet restored into the solver
 		os = *l.pendingOpt
 	}
 	c.I64["optim.steps"] = []int64{int64(os.Steps)}
-	for i := range os.S1 {
-		c.F64[fmt.Sprintf("optim.s1.%s", l.net.names[i])] = os.S1[i]
-		c.F64[fmt.Sprintf("optim.s2.%s", l.net.names[i])] = os.S2[i]
+	for i, p := range l.net.params[:len(os.S1)] {
+		c.F64["optim.s1."+p.Name] = os.S1[i]
+		c.F64["optim.s2."+p.Name] = os.S2[i]
 	}
 	c.I64["counters"] = []int64{steps, l.version}
 	return c, nil
@@ -35,20 +33,17 @@ func (l *Learner) Load(c *agent.Checkpoint) (string, error) {
 	if l.started {
 		return "", fmt.Errorf("impala: Load after the actors started")
 	}
-	for i, w := range l.net.weights() {
-		v, ok := c.F32[l.net.names[i]]
-		if !ok || len(v) != len(w) {
-			return "", fmt.Errorf("impala: checkpoint has no usable %s (%d values, want %d); it was written for a different network", l.net.names[i], len(v), len(w))
-		}
-		copy(w, v)
+	upgradeNames(c)
+	if err := c.GetParams("", l.net.params); err != nil {
+		return "", fmt.Errorf("impala: %w", err)
 	}
 	var os optim.State
 	if s := c.I64["optim.steps"]; len(s) == 1 {
 		os.Steps = int(s[0])
 	}
-	for _, name := range l.net.names {
-		s1, ok1 := c.F64["optim.s1."+name]
-		s2, ok2 := c.F64["optim.s2."+name]
+	for _, p := range l.net.params {
+		s1, ok1 := c.F64["optim.s1."+p.Name]
+		s2, ok2 := c.F64["optim.s2."+p.Name]
 		if !ok1 || !ok2 {
 			os.S1, os.S2 = nil, nil
 			break
@@ -65,4 +60,28 @@ func (l *Learner) Load(c *agent.Checkpoint) (string, error) {
 	l.version = cn[1]
 	l.snaps.publish(l.net.weights(), l.version)
 	return "IMPALA resumes with fresh episodes and empty unrolls (its actors are asynchronous, so the run is not bit-identical to an uninterrupted one)", nil
+}
+
+// legacyNames maps the head weights' names in checkpoints of builds that gave IMPALA's
+// Nature CNN heads their own names to the names agent.NewCNNPolicy gives them now.
+var legacyNames = map[string]string{
+	"policy_w": "actor.w0", "policy_b": "actor.b0",
+	"value_w": "critic.w0", "value_b": "critic.b0",
+}
+
+// upgradeNames renames, in place, the weights and optimiser moments of a checkpoint
+// written with legacyNames, so that such runs still resume and evaluate.
+func upgradeNames(c *agent.Checkpoint) {
+	for old, name := range legacyNames {
+		if v, ok := c.F32[old]; ok {
+			c.F32[name] = v
+			delete(c.F32, old)
+		}
+		for _, prefix := range []string{"optim.s1.", "optim.s2."} {
+			if v, ok := c.F64[prefix+old]; ok {
+				c.F64[prefix+name] = v
+				delete(c.F64, prefix+old)
+			}
+		}
+	}
 }

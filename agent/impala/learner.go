@@ -12,43 +12,21 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/optim"
-	"github.com/rlpool/rlpool/envpool"
 )
 
 // Algo is the learner name written into checkpoints and configs.
 const Algo = "impala"
 
-// Setup is what an IMPALA run needs besides its Config.
-type Setup struct {
-	Spec    envpool.Spec
-	Factory envpool.Factory
-	// Pool is each actor's pool: num_envs, batch_size (less than num_envs for async
-	// mode), num_threads, affinity, MaxEpisodeSteps. Seed and AutoReset are set here.
-	Pool       envpool.Options
-	Net        agent.NetConfig // the MLP, when the network is mlp
-	IMPALA     Config
-	Seed       int64
-	TotalSteps int64
-}
-
-// solver is the optimiser the learner steps (agent/optim's RMSProp or Adam).
-type solver interface {
-	Step() (float64, error)
-	SetLR(lr float64)
-	SaveState() optim.State
-	LoadState(optim.State) error
-}
-
 // Learner is IMPALA's learner with its actors. Iterate (one learner step) is driven by
 // one goroutine; the actors run on their own from the first Iterate until Close.
 type Learner struct {
 	cfg   Config
-	setup Setup
+	setup agent.Setup
 	net   *acNet // the weights the optimiser writes; actors never read them
 	graph *netGraph
 	st    *lossState
 	m     G.VM
-	opt   solver
+	opt   optim.Optimizer
 
 	snaps   snapshots
 	queue   *unrollQueue
@@ -80,12 +58,11 @@ type Learner struct {
 
 // New builds the learner's network, loss graph and optimiser, and the actors with
 // their pools and graphs (all machines before any runs, as Gorgonia requires).
-func New(s Setup) (*Learner, error) {
-	c := s.IMPALA
+func New(s agent.Setup, c Config) (*Learner, error) {
 	l := &Learner{cfg: c, setup: s, stop: make(chan struct{}), failed: make(chan struct{}),
 		frameSkip: max(s.Spec.FrameSkip, 1)}
 	var err error
-	if l.net, err = newNet(&s.Spec, c.Network, s.Net, uint64(s.Seed)); err != nil {
+	if l.net, err = newNet(&s.Spec, c.Network, s.Net, s.Seed); err != nil {
 		return nil, err
 	}
 	T, B := c.UnrollLength, c.BatchSize
@@ -101,7 +78,7 @@ func New(s Setup) (*Learner, error) {
 		return nil, fmt.Errorf("impala: differentiate the loss: %w", err)
 	}
 	// Creating the machine writes into bound tensors: save the initial weights first.
-	init := make([][]float32, len(l.net.tensors))
+	init := make([][]float32, len(l.net.params))
 	for i, w := range l.net.weights() {
 		init[i] = append([]float32(nil), w...)
 	}
@@ -185,12 +162,9 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 		l.batch[k] = nil
 	}
 	T, B := l.cfg.UnrollLength, l.cfg.BatchSize
-	lr := l.cfg.LearningRate
-	if l.cfg.AnnealLR {
-		// Linear decay over the frames the learner has consumed, as the reference does.
-		consumed := float64(l.version) * float64(T*B)
-		lr *= max(0, 1-consumed/float64(l.setup.TotalSteps))
-	}
+	// Linear decay over the steps the learner has consumed, as the reference does.
+	consumed := float64(l.version) * float64(T*B)
+	lr := optim.Schedule{Base: l.cfg.LearningRate, Anneal: l.cfg.AnnealLR, Horizon: float64(l.setup.TotalSteps)}.At(consumed)
 	l.opt.SetLR(lr)
 	if err := l.m.RunAll(); err != nil {
 		l.m.Reset()

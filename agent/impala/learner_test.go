@@ -67,24 +67,32 @@ func guessFactory(pixels bool) envpool.Factory {
 	}
 }
 
-func guessSetup(pixels bool, mod func(*Config)) Setup {
+// testSetup is a test's whole IMPALA setup: what New takes, in one value.
+type testSetup struct {
+	agent.Setup
+	IMPALA Config
+}
+
+func newLearner(s testSetup) (*Learner, error) { return New(s.Setup, s.IMPALA) }
+
+func guessSetup(pixels bool, mod func(*Config)) testSetup {
 	c := DefaultConfig()
 	c.UnrollLength, c.BatchSize, c.QueueSize = 5, 4, 8
 	c.LearningRate, c.RewardClip = 3e-3, 0
 	if mod != nil {
 		mod(&c)
 	}
-	return Setup{Spec: guessSpec(pixels), Factory: guessFactory(pixels),
-		Pool:   envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
-		Net:    agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
-		IMPALA: c, Seed: 1, TotalSteps: 1_000_000}
+	return testSetup{Setup: agent.Setup{Spec: guessSpec(pixels), Factory: guessFactory(pixels),
+		Pool: envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
+		Net:  agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
+		Seed: 1, TotalSteps: 1_000_000}, IMPALA: c}
 }
 
 // TestLearnsGuessTask trains on the guessing task until the mean return of the last 40
 // episodes is at least 4.5 of 5 (random play earns 2.5), and checks the bookkeeping:
 // versions advance, actors follow them, and episodes carry their env step.
 func TestLearnsGuessTask(t *testing.T) {
-	l, err := New(guessSetup(false, nil))
+	l, err := newLearner(guessSetup(false, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,13 +147,13 @@ func mean(x []float64) float64 {
 // episodes is at least 4.5 of 5, then checks that the actor acted with snapshots newer
 // than the initial weights.
 func TestNatureCNNLearner(t *testing.T) {
-	l, err := New(guessSetup(true, nil))
+	l, err := newLearner(guessSetup(true, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if l.net.kind != NetNatureCNN {
-		t.Fatalf("network %s for pixels, want nature_cnn", l.net.kind)
+	if l.net.policy.Torso == nil {
+		t.Fatal("no Nature CNN torso for pixels")
 	}
 	var recent []float64
 	newest := int64(-1)
@@ -182,7 +190,7 @@ func TestNatureCNNLearner(t *testing.T) {
 // push can hold. Then the learner resumes and the bound still holds.
 func TestQueueBoundWithSlowLearner(t *testing.T) {
 	s := guessSetup(false, nil)
-	l, err := New(s)
+	l, err := newLearner(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +301,7 @@ func TestSnapshotsConsistent(t *testing.T) {
 // TestSaveLoad checks that a checkpoint carries the weights, the optimiser state and
 // the counters: a learner loaded from it continues from the same weights and version.
 func TestSaveLoad(t *testing.T) {
-	l, err := New(guessSetup(false, nil))
+	l, err := newLearner(guessSetup(false, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +318,7 @@ func TestSaveLoad(t *testing.T) {
 	if len(c.F64) == 0 {
 		t.Fatal("checkpoint has no optimiser state")
 	}
-	l2, err := New(guessSetup(false, nil))
+	l2, err := newLearner(guessSetup(false, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,10 +329,10 @@ func TestSaveLoad(t *testing.T) {
 	if l2.Version() != 3 || l2.EnvSteps() != c.EnvSteps {
 		t.Fatalf("loaded version %d, env steps %d; want 3, %d", l2.Version(), l2.EnvSteps(), c.EnvSteps)
 	}
-	for i, w := range l2.net.weights() {
-		for j, x := range w {
-			if x != c.F32[l2.net.names[i]][j] {
-				t.Fatalf("%s[%d] = %v after Load, saved %v", l2.net.names[i], j, x, c.F32[l2.net.names[i]][j])
+	for _, p := range l2.net.params {
+		for j, x := range p.F32() {
+			if x != c.F32[p.Name][j] {
+				t.Fatalf("%s[%d] = %v after Load, saved %v", p.Name, j, x, c.F32[p.Name][j])
 			}
 		}
 	}

@@ -6,7 +6,7 @@ import "sync/atomic"
 // read, until no actor holds it and the learner reuses its buffers for a later version.
 type snapshot struct {
 	version int64       // learner updates applied to these weights
-	weights [][]float32 // in acNet.tensors order
+	weights [][]float32 // in acNet.params order
 	refs    atomic.Int32
 }
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/agent/optim"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )

@@ -16,8 +16,9 @@ type convWork[T Float] struct {
 	db   []T // this worker's db
 }
 
-// convKernel computes a convolution layer's forward and backward passes into buffers it
-// owns. It is not safe for concurrent use: one machine per graph at a time.
+// convKernel is the pure-Go convolution: a layer's forward and backward passes as
+// im2col and single-threaded GEMMs spread over goroutines, into buffers it owns. It is
+// not safe for concurrent use: one machine per graph at a time.
 type convKernel[T Float] struct {
 	g      convGeom
 	relu   bool
@@ -41,6 +42,9 @@ func newConvKernel[T Float](g convGeom, relu bool, scale T, needDX bool) *convKe
 	k.chunks = (g.B + nb - 1) / nb
 	return k
 }
+
+func (k *convKernel[T]) output() []T             { return k.y }
+func (k *convKernel[T]) grads() (dw, db, dx []T) { return k.dw, k.db, k.dx }
 
 // alloc creates the buffers on first use: graphs are often built and never run.
 func (k *convKernel[T]) alloc() {

@@ -1,14 +1,18 @@
 package nn
 
+import "fmt"
+
 // rowsPerTask splits b batch rows into one task per worker: every GEMM call packs the
 // whole weight matrix, so fewer, larger calls are faster.
 func rowsPerTask(b int) int { return max(1, (b+workers()-1)/workers()) }
 
-// denseKernel computes y = act(x W + b) for x (B, In), W (In, Out), b (Out) and its
-// gradients into buffers it owns. Not safe for concurrent use.
+// denseKernel is the pure-Go dense layer: y = act(x W + b) for x (B, In), W (In, Out),
+// b (Out) and its gradients, computed with single-threaded GEMMs spread over
+// goroutines into buffers it owns. Not safe for concurrent use.
 type denseKernel[T Float] struct {
 	B, In, Out int
-	relu       bool
+	act        Activation
+	needDX     bool
 
 	y      []T // (B, Out)
 	g      []T // masked output gradient (B, Out)
@@ -17,11 +21,39 @@ type denseKernel[T Float] struct {
 	dbw    [][]T // per-worker bias-gradient partial sums
 }
 
-func newDenseKernel[T Float](b, in, out int, relu bool) *denseKernel[T] {
-	return &denseKernel[T]{B: b, In: in, Out: out, relu: relu}
+func newDenseKernel[T Float](b, in, out int, act Activation, needDX bool) *denseKernel[T] {
+	return &denseKernel[T]{B: b, In: in, Out: out, act: act, needDX: needDX}
 }
 
-func (k *denseKernel[T]) forward(x, w, b []T) {
+// input checks a dense layer's input: the weights' float type, B x In values.
+func (k *denseKernel[T]) input(xv any) ([]T, error) {
+	x, ok := xv.([]T)
+	if !ok || len(x) != k.B*k.In {
+		return nil, fmt.Errorf("nn: dense input is %T of %d values, want %d values of the weights' type", xv, lenOf(xv), k.B*k.In)
+	}
+	return x, nil
+}
+
+func lenOf(v any) int {
+	switch s := v.(type) {
+	case []float32:
+		return len(s)
+	case []float64:
+		return len(s)
+	case []uint8:
+		return len(s)
+	}
+	return 0
+}
+
+func (k *denseKernel[T]) output() []T             { return k.y }
+func (k *denseKernel[T]) grads() (dw, db, dx []T) { return k.dw, k.db, k.dx }
+
+func (k *denseKernel[T]) forward(xv any, w, b []T) error {
+	x, err := k.input(xv)
+	if err != nil {
+		return err
+	}
 	if k.y == nil {
 		k.y = make([]T, k.B*k.Out)
 	}
@@ -37,10 +69,10 @@ func (k *denseKernel[T]) forward(x, w, b []T) {
 			n := min(cols, k.Out-j0)
 			gemm(false, false, k.B, n, k.In, 1, x, k.In, w[j0:], k.Out, 0, k.y[j0:], k.Out)
 			for r := 0; r < k.B; r++ {
-				biasAddRow(k.y[r*k.Out+j0:r*k.Out+j0+n], b[j0:j0+n], k.relu)
+				biasAddRow(k.y[r*k.Out+j0:r*k.Out+j0+n], b[j0:j0+n], k.act)
 			}
 		})
-		return
+		return nil
 	}
 	tasks := (k.B + rows - 1) / rows
 	parallelChunks(workers(), tasks, func(_, t int) {
@@ -49,18 +81,19 @@ func (k *denseKernel[T]) forward(x, w, b []T) {
 		y := k.y[r0*k.Out : (r0+n)*k.Out]
 		gemm(false, false, n, k.Out, k.In, 1, x[r0*k.In:], k.In, w, k.Out, 0, y, k.Out)
 		for r := 0; r < n; r++ {
-			biasAddRow(y[r*k.Out:(r+1)*k.Out], b, k.relu)
+			biasAddRow(y[r*k.Out:(r+1)*k.Out], b, k.act)
 		}
 	})
+	return nil
 }
 
 // smallBatchRows is the batch rows per worker below which a dense forward pass splits
 // the output columns over workers rather than the rows.
 const smallBatchRows = 64
 
-func biasAddRow[T Float](y, b []T, relu bool) {
+func biasAddRow[T Float](y, b []T, act Activation) {
 	b = b[:len(y)]
-	if relu {
+	if act == ReLU {
 		for i, v := range y {
 			y[i] = max(v+b[i], 0)
 		}
@@ -69,11 +102,18 @@ func biasAddRow[T Float](y, b []T, relu bool) {
 	for i, v := range y {
 		y[i] = v + b[i]
 	}
+	activate(y, act)
 }
 
 // backward computes dw = x^T g, db = sum of g's rows and, when needDX, dx = g W^T, where
-// g is gy masked by the ReLU. dW is split over its rows, dx over batch rows.
-func (k *denseKernel[T]) backward(x, w, y, gy []T, needDX bool) {
+// g is gy taken back through the activation. dW is split over its rows, dx over batch
+// rows.
+func (k *denseKernel[T]) backward(xv any, w, y, gy []T) error {
+	x, err := k.input(xv)
+	if err != nil {
+		return err
+	}
+	needDX := k.needDX
 	if k.g == nil {
 		k.g = make([]T, k.B*k.Out)
 		k.dw = make([]T, k.In*k.Out)
@@ -96,11 +136,7 @@ func (k *denseKernel[T]) backward(x, w, y, gy []T, needDX bool) {
 		n := min(rows, k.B-r0)
 		for r := r0; r < r0+n; r++ {
 			g := k.g[r*k.Out : (r+1)*k.Out]
-			if k.relu {
-				maskRow(g, gy[r*k.Out:], y[r*k.Out:])
-			} else {
-				copy(g, gy[r*k.Out:(r+1)*k.Out])
-			}
+			activationGrad(g, gy[r*k.Out:], y[r*k.Out:], k.act)
 			db := k.dbw[wi][:len(g)]
 			for i, v := range g {
 				db[i] += v
@@ -131,7 +167,5 @@ func (k *denseKernel[T]) backward(x, w, y, gy []T, needDX bool) {
 		n := min(rows, k.B-r0)
 		gemm(false, true, n, k.In, k.Out, 1, k.g[r0*k.Out:], k.Out, w, k.Out, 0, k.dx[r0*k.In:], k.In)
 	})
+	return nil
 }
-
-// maskRow is maskGrad without the sum.
-func maskRow[T Float](g, gy, y []T) { maskGrad(g, gy, y) }

@@ -3,9 +3,9 @@ package nn_test
 import (
 	"fmt"
 
+	"github.com/rlpool/rlpool/agent/blas"
 	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/agent/optim"
-	"github.com/rlpool/rlpool/agent/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )

@@ -19,9 +19,13 @@ func Orthogonal(rows, cols int, gain float64, rng *rand.Rand) []float64 {
 	if rows < cols {
 		n, m = cols, rows
 	}
+	// Draw the m vectors of length n one after the other (column by column of a), so
+	// that the result is what Gram-Schmidt on the same draws gives.
 	a := make([]float64, n*m)
-	for i := range a {
-		a[i] = rng.NormFloat64()
+	for j := 0; j < m; j++ {
+		for i := 0; i < n; i++ {
+			a[i*m+j] = rng.NormFloat64()
+		}
 	}
 	// Thin QR with LAPACK's geqrf/orgqr: forming only the n x m Q matters for a
 	// 3136 x 512 dense layer (the full Q would be 3136 x 3136).

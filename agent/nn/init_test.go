@@ -74,3 +74,58 @@ func TestOrthogonalInitShapes(t *testing.T) {
 		}
 	}
 }
+
+// gramSchmidt is the orthogonal initialiser written the textbook way: k = min(rows,
+// cols) Gaussian vectors of length max(rows, cols), drawn one after the other and
+// orthonormalised in turn.
+func gramSchmidt(rows, cols int, gain float64, rng *rand.Rand) []float64 {
+	n, k := max(rows, cols), min(rows, cols)
+	v := make([][]float64, k)
+	for j := range v {
+		v[j] = make([]float64, n)
+		for i := range v[j] {
+			v[j][i] = rng.NormFloat64()
+		}
+		for p := 0; p < j; p++ {
+			d := 0.0
+			for i := range v[j] {
+				d += v[j][i] * v[p][i]
+			}
+			for i := range v[j] {
+				v[j][i] -= d * v[p][i]
+			}
+		}
+		norm := 0.0
+		for _, x := range v[j] {
+			norm += x * x
+		}
+		for i := range v[j] {
+			v[j][i] /= math.Sqrt(norm)
+		}
+	}
+	out := make([]float64, rows*cols)
+	for r := range rows {
+		for c := range cols {
+			if rows >= cols {
+				out[r*cols+c] = gain * v[c][r]
+			} else {
+				out[r*cols+c] = gain * v[r][c]
+			}
+		}
+	}
+	return out
+}
+
+// Orthogonal (QR) equals Gram-Schmidt on the same draws: the MLPs' initial weights are
+// the same whichever way they are computed.
+func TestOrthogonalIsGramSchmidtOfTheSameDraws(t *testing.T) {
+	for _, sh := range [][2]int{{8, 3}, {3, 8}, {5, 5}, {64, 2}} {
+		got := Orthogonal(sh[0], sh[1], 1.5, rand.New(rand.NewPCG(7, 8)))
+		want := gramSchmidt(sh[0], sh[1], 1.5, rand.New(rand.NewPCG(7, 8)))
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12 {
+				t.Fatalf("%dx%d: element %d = %v, Gram-Schmidt %v", sh[0], sh[1], i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -26,6 +26,8 @@ type NatureOpts struct {
 	Seed uint64
 	// Prefix is prepended to the parameter names.
 	Prefix string
+	// Backend chooses the fused ops' kernels ("" means BackendGo).
+	Backend Backend
 	// Values, when not nil, are the 8 parameter tensors to use instead of new ones (in
 	// the order NatureCNN returns the nodes): a second graph, such as an actor's
 	// inference graph, can share or copy a learner's weights.
@@ -120,7 +122,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 		params = append(params, wn, bn)
 		var err error
 		if o.Fast {
-			opts := ConvOpts{Stride: l.s, ReLU: true, Flatten: i == len(natureConvs)-1}
+			opts := ConvOpts{Stride: l.s, ReLU: true, Flatten: i == len(natureConvs)-1, Backend: o.Backend}
 			if i == 0 {
 				opts.Scale, opts.NoInputGrad = scale, true
 			}
@@ -139,7 +141,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
-		cur, err = Dense(cur, wn, bn, DenseOpts{ReLU: true})
+		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend})
 	} else {
 		cur, err = stockDense(cur, wn, bn, b, flat)
 	}

@@ -3,7 +3,6 @@ package nn
 import (
 	"fmt"
 	"hash"
-	"sync/atomic"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -12,18 +11,24 @@ import (
 	"github.com/rlpool/rlpool/agent/gop"
 )
 
-// The ops in this file follow reference/GORGONIA.md: each computes into buffers it owns
-// and returns them from Do (vm.Reset clears every register, so an op that allocated
-// its result would allocate every step). A backward pass with several results is one
-// node computing all of them, returning one, plus "pick" nodes that take it as input
-// (which orders them after it) and return the others. Every op has a unique id in its
-// hash so that the graph never merges two of them.
+// The ops in this file follow docs/design/custom-ops.md: each computes into buffers it
+// owns and returns them from Do (vm.Reset clears every register, so an op that
+// allocated its result would allocate every step). A layer's backward pass is one node
+// computing all of its gradients and returning dW, plus gop.Pick nodes for db and dx.
+// Every op has a unique id in its hash so that the graph never merges two of them.
 //
 // Consequences for users: a Value read from one of these nodes is overwritten by the
 // next run (copy what you keep), and one graph's machine must not run concurrently with
 // itself. Input tensors must be contiguous (plain *tensor.Dense).
 
-var opIDs atomic.Uint64
+// kernels is a layer's forward and backward computation, from one backend
+// (backend.go): convolution and dense layers alike.
+type kernels[T Float] interface {
+	forward(x any, w, b []T) error
+	backward(x any, w, y, dy []T) error
+	output() []T
+	grads() (dw, db, dx []T)
+}
 
 // data returns v's backing slice; v must be a contiguous tensor.
 func data(v G.Value) (any, error) {
@@ -52,168 +57,97 @@ func floats[T Float](v G.Value, n int, what string) ([]T, error) {
 	return s, nil
 }
 
-// picker is the shared state of a layer whose backward op computes several results.
-type picker interface {
-	picked(which int) (*tensor.Dense, error)
-	pickShape(which int) tensor.Shape
-	backType() hm.Type
-	dtype() tensor.Dtype
-	opID() uint64
-}
-
+// Result numbers of a layer's pick nodes (gop.Results).
 const (
 	pickDB = 1
 	pickDX = 2
 )
 
-// pickOp returns one of the results its layer's backward op computed (db or dx).
-type pickOp struct {
-	gop.Grad
-	st    picker
-	which int
-}
-
-// Arity implements gorgonia.Op: the number of inputs.
-func (op pickOp) Arity() int { return 1 }
-
-// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
-func (op pickOp) Type() hm.Type {
-	return hm.NewFnType(op.st.backType(), gop.TensorType(op.st.pickShape(op.which).Dims(), op.st.dtype()))
-}
-
-// InferShape implements gorgonia.Op with a fresh shape.
-func (op pickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
-	return op.st.pickShape(op.which).Clone(), nil
-}
-
-// Do implements gorgonia.Op: it returns the buffer the backward op filled.
-func (op pickOp) Do(...G.Value) (G.Value, error) { return op.st.picked(op.which) }
-
-// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
-func (op pickOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "rlpool.nn.pick#%d.%d", op.st.opID(), op.which)
-}
-
-// Hashcode implements gorgonia.Op.
-func (op pickOp) Hashcode() uint32 { return gop.Hash(op) }
-
-// String implements fmt.Stringer.
-func (op pickOp) String() string {
-	return fmt.Sprintf("pick%s#%d", map[int]string{pickDB: "db", pickDX: "dx"}[op.which], op.st.opID())
-}
-
-// layerGrads is a layer's SymDiff: one backward node back (which returns dW) on
-// (x, w, y, dy), and pick nodes after it for db and, when needDX, dx. The result is in
-// input order (x, w, b); dx is nil when the input needs no gradient.
-func layerGrads(back G.Op, st picker, needDX bool, inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	bw, err := G.ApplyOp(back, inputs[0], inputs[1], output, grad)
-	if err != nil {
-		return nil, err
-	}
-	db, err := G.ApplyOp(pickOp{st: st, which: pickDB}, bw)
-	if err != nil {
-		return nil, err
-	}
-	var dx *G.Node
-	if needDX {
-		if dx, err = G.ApplyOp(pickOp{st: st, which: pickDX}, bw); err != nil {
-			return nil, err
-		}
-	}
-	return G.Nodes{dx, bw, db}, nil
-}
-
-// ---------------------------------------------------------------------------------------
-// Convolution.
-
-// convState is what a convolution op and its backward and pick ops share.
-type convState struct {
-	id      uint64
-	g       convGeom
-	relu    bool
-	flatten bool
-	needDX  bool
-	scale   float64
-	xdt, dt tensor.Dtype
-	k32     *convKernel[float32]
-	k64     *convKernel[float64]
+// layer is what a layer's forward, backward and pick ops share: shapes, types, the
+// kernels and the tensors wrapping their buffers.
+type layer struct {
+	id     uint64
+	name   string // for String, e.g. "Conv8x8/4(4→32)+ReLU"
+	xdt    tensor.Dtype
+	dt     tensor.Dtype
+	x, w   tensor.Shape // input and weight shapes
+	y      tensor.Shape // output shape
+	bias   int          // bias length: Cout, or a dense layer's Out
+	needDX bool
+	k32    kernels[float32]
+	k64    kernels[float64]
 
 	yT, dwT, dbT, dxT *tensor.Dense
 }
 
-func (st *convState) opID() uint64        { return st.id }
-func (st *convState) dtype() tensor.Dtype { return st.dt }
-func (st *convState) backType() hm.Type   { return gop.TensorType(4, st.dt) }
-func (st *convState) outShape() tensor.Shape {
-	if st.flatten {
-		return tensor.Shape{st.g.B, st.g.Cout * st.g.P}
-	}
-	return tensor.Shape{st.g.B, st.g.Cout, st.g.OH, st.g.OW}
+func newLayer(name string, x, w *G.Node, y tensor.Shape, bias int, needDX bool) *layer {
+	return &layer{id: gop.NextID(), name: name, xdt: x.Dtype(), dt: w.Dtype(),
+		x: x.Shape().Clone(), w: w.Shape().Clone(), y: y, bias: bias, needDX: needDX}
 }
-func (st *convState) wShape() tensor.Shape {
-	return tensor.Shape{st.g.Cout, st.g.Cin, st.g.K, st.g.K}
-}
-func (st *convState) pickShape(which int) tensor.Shape {
+
+// ResultShape implements gop.Results.
+func (l *layer) ResultShape(which int) tensor.Shape {
 	if which == pickDB {
-		return tensor.Shape{st.g.Cout}
+		return tensor.Shape{l.bias}
 	}
-	return tensor.Shape{st.g.B, st.g.Cin, st.g.H, st.g.W}
+	return l.x.Clone()
 }
 
-func (st *convState) picked(which int) (*tensor.Dense, error) {
+// Result implements gop.Results: db or dx as the backward op left them.
+func (l *layer) Result(which int) (*tensor.Dense, error) {
 	var d any
-	var t **tensor.Dense
-	switch {
-	case which == pickDB && st.k32 != nil:
-		d, t = st.k32.db, &st.dbT
-	case which == pickDB:
-		d, t = st.k64.db, &st.dbT
-	case st.k32 != nil:
-		d, t = st.k32.dx, &st.dxT
-	default:
-		d, t = st.k64.dx, &st.dxT
+	if l.k32 != nil {
+		_, db, dx := l.k32.grads()
+		d = pickOf(which, db, dx)
+	} else {
+		_, db, dx := l.k64.grads()
+		d = pickOf(which, db, dx)
 	}
-	return gop.Wrap(t, d, st.pickShape(which))
+	t := &l.dxT
+	if which == pickDB {
+		t = &l.dbT
+	}
+	return gop.Wrap(t, d, l.ResultShape(which))
 }
 
-// convOp is y = act(conv2d(scale*x, w) + b): x (B, Cin, H, W) of uint8 or the float
-// type, w (Cout, Cin, K, K), b (Cout), y (B, Cout, OH, OW) or, flattened, (B, Cout*OH*OW).
-type convOp struct {
+func pickOf[T Float](which int, db, dx []T) []T {
+	if which == pickDB {
+		return db
+	}
+	return dx
+}
+
+// forwardOp is y = layer(x, w, b).
+type forwardOp struct {
 	gop.Owned
-	st *convState
+	l *layer
 }
 
-// Arity implements gorgonia.Op: the number of inputs.
-func (op convOp) Arity() int { return 3 }
+// Arity implements gorgonia.Op: x, w, b.
+func (op forwardOp) Arity() int { return 3 }
 
-// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
-func (op convOp) Type() hm.Type {
-	st := op.st
-	return hm.NewFnType(gop.TensorType(4, st.xdt), gop.TensorType(4, st.dt), gop.TensorType(1, st.dt), gop.TensorType(st.outShape().Dims(), st.dt))
+// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns
+// types to a pool.
+func (op forwardOp) Type() hm.Type {
+	l := op.l
+	return hm.NewFnType(gop.TensorType(l.x.Dims(), l.xdt), gop.TensorType(l.w.Dims(), l.dt), gop.TensorType(1, l.dt), gop.TensorType(l.y.Dims(), l.dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
-func (op convOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.outShape(), nil }
+func (op forwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.l.y.Clone(), nil }
 
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
-func (op convOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.conv#%d", op.st.id) }
+func (op forwardOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.layer#%d", op.l.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op convOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op forwardOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
-func (op convOp) String() string {
-	g := op.st.g
-	act := ""
-	if op.st.relu {
-		act = "+ReLU"
-	}
-	return fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s#%d", g.K, g.K, g.S, g.Cin, g.Cout, act, op.st.id)
-}
+func (op forwardOp) String() string { return fmt.Sprintf("%s#%d", op.l.name, op.l.id) }
 
 // Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
-func (op convOp) Do(in ...G.Value) (G.Value, error) {
-	st := op.st
+func (op forwardOp) Do(in ...G.Value) (G.Value, error) {
+	l := op.l
 	if len(in) != 3 {
 		return nil, fmt.Errorf("nn: %v takes 3 inputs, got %d", op, len(in))
 	}
@@ -221,75 +155,90 @@ func (op convOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &st.g
 	var y any
-	switch st.dt {
-	case tensor.Float32:
-		y, err = convForward(st.k32, x, in[1], in[2], g)
-	default:
-		y, err = convForward(st.k64, x, in[1], in[2], g)
+	if l.k32 != nil {
+		y, err = forward(l, l.k32, x, in[1], in[2])
+	} else {
+		y, err = forward(l, l.k64, x, in[1], in[2])
 	}
 	if err != nil {
 		return nil, err
 	}
-	return gop.Wrap(&st.yT, y, st.outShape())
+	return gop.Wrap(&l.yT, y, l.y)
 }
 
-func convForward[T Float](k *convKernel[T], x any, wv, bv G.Value, g *convGeom) ([]T, error) {
-	w, err := floats[T](wv, g.Cout*g.KK, "convolution weights")
+func forward[T Float](l *layer, k kernels[T], x any, wv, bv G.Value) ([]T, error) {
+	w, err := floats[T](wv, l.w.TotalSize(), l.name+" weights")
 	if err != nil {
 		return nil, err
 	}
-	b, err := floats[T](bv, g.Cout, "convolution bias")
+	b, err := floats[T](bv, l.bias, l.name+" bias")
 	if err != nil {
 		return nil, err
 	}
 	if err := k.forward(x, w, b); err != nil {
 		return nil, err
 	}
-	return k.y, nil
+	return k.output(), nil
 }
 
 // DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op convOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true} }
+func (op forwardOp) DiffWRT(int) []bool { return []bool{op.l.needDX, true, true} }
 
-// SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
-func (op convOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	return layerGrads(convBackOp{st: op.st}, op.st, op.st.needDX, inputs, output, grad)
+// SymDiff implements gorgonia.SDOp: one backward node on (x, w, y, dy) returning dW,
+// and pick nodes after it for db and, when the input needs a gradient, dx. The result
+// is in input order (dx, dW, db); dx is nil when the input needs no gradient.
+func (op forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	l := op.l
+	bw, err := G.ApplyOp(backwardOp{l: l}, inputs[0], inputs[1], output, grad)
+	if err != nil {
+		return nil, err
+	}
+	db, err := gop.Pick(bw, l, pickDB, l.name+".db")
+	if err != nil {
+		return nil, err
+	}
+	var dx *G.Node
+	if l.needDX {
+		if dx, err = gop.Pick(bw, l, pickDX, l.name+".dx"); err != nil {
+			return nil, err
+		}
+	}
+	return G.Nodes{dx, bw, db}, nil
 }
 
-// convBackOp computes a convolution's dW (its result), db and dx (read by pick ops)
-// from (x, w, y, dy).
-type convBackOp struct {
+// backwardOp computes a layer's dW (its result), db and dx (read by pick nodes) from
+// (x, w, y, dy).
+type backwardOp struct {
 	gop.Grad
-	st *convState
+	l *layer
 }
 
-// Arity implements gorgonia.Op: the number of inputs.
-func (op convBackOp) Arity() int { return 4 }
+// Arity implements gorgonia.Op: x, w, y, dy.
+func (op backwardOp) Arity() int { return 4 }
 
-// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
-func (op convBackOp) Type() hm.Type {
-	st := op.st
-	od := st.outShape().Dims()
-	return hm.NewFnType(gop.TensorType(4, st.xdt), gop.TensorType(4, st.dt), gop.TensorType(od, st.dt), gop.TensorType(od, st.dt), gop.TensorType(4, st.dt))
+// Type implements gorgonia.Op with a fresh type.
+func (op backwardOp) Type() hm.Type {
+	l := op.l
+	yd := l.y.Dims()
+	return hm.NewFnType(gop.TensorType(l.x.Dims(), l.xdt), gop.TensorType(l.w.Dims(), l.dt), gop.TensorType(yd, l.dt), gop.TensorType(yd, l.dt), gop.TensorType(l.w.Dims(), l.dt))
 }
 
-// InferShape implements gorgonia.Op with a fresh shape.
-func (op convBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.st.wShape(), nil }
+// InferShape implements gorgonia.Op: dW's shape.
+func (op backwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.l.w.Clone(), nil }
 
 // WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
-func (op convBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.convback#%d", op.st.id) }
+func (op backwardOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.layerback#%d", op.l.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op convBackOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op backwardOp) Hashcode() uint32 { return gop.Hash(op) }
 
 // String implements fmt.Stringer.
-func (op convBackOp) String() string { return fmt.Sprintf("ConvBackward#%d", op.st.id) }
+func (op backwardOp) String() string { return fmt.Sprintf("%s.backward#%d", op.l.name, op.l.id) }
 
-// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
-func (op convBackOp) Do(in ...G.Value) (G.Value, error) {
-	st := op.st
+// Do implements gorgonia.Op: it computes into buffers the layer owns and returns dW.
+func (op backwardOp) Do(in ...G.Value) (G.Value, error) {
+	l := op.l
 	if len(in) != 4 {
 		return nil, fmt.Errorf("nn: %v takes 4 inputs, got %d", op, len(in))
 	}
@@ -298,36 +247,36 @@ func (op convBackOp) Do(in ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	var dw any
-	switch st.dt {
-	case tensor.Float32:
-		dw, err = convBackward(st.k32, x, in[1:], &st.g)
-	default:
-		dw, err = convBackward(st.k64, x, in[1:], &st.g)
+	if l.k32 != nil {
+		dw, err = backward(l, l.k32, x, in[1:])
+	} else {
+		dw, err = backward(l, l.k64, x, in[1:])
 	}
 	if err != nil {
 		return nil, err
 	}
-	return gop.Wrap(&st.dwT, dw, st.wShape())
+	return gop.Wrap(&l.dwT, dw, l.w)
 }
 
-func convBackward[T Float](k *convKernel[T], x any, in []G.Value, g *convGeom) ([]T, error) {
-	w, err := floats[T](in[0], g.Cout*g.KK, "convolution weights")
+func backward[T Float](l *layer, k kernels[T], x any, in []G.Value) ([]T, error) {
+	w, err := floats[T](in[0], l.w.TotalSize(), l.name+" weights")
 	if err != nil {
 		return nil, err
 	}
-	n := g.B * g.Cout * g.P
-	y, err := floats[T](in[1], n, "convolution output")
+	n := l.y.TotalSize()
+	y, err := floats[T](in[1], n, l.name+" output")
 	if err != nil {
 		return nil, err
 	}
-	gy, err := floats[T](in[2], n, "convolution output gradient")
+	dy, err := floats[T](in[2], n, l.name+" output gradient")
 	if err != nil {
 		return nil, err
 	}
-	if err := k.backward(x, w, y, gy); err != nil {
+	if err := k.backward(x, w, y, dy); err != nil {
 		return nil, err
 	}
-	return k.dw, nil
+	dw, _, _ := k.grads()
+	return dw, nil
 }
 
 // ConvOpts configures Conv.
@@ -342,12 +291,13 @@ type ConvOpts struct {
 	// NoInputGrad skips the input gradient: for the first layer, whose input is the
 	// image, that saves the largest backward GEMM. Always on for uint8 input.
 	NoInputGrad bool
+	// Backend chooses the kernels; "" means BackendGo.
+	Backend Backend
 }
 
-// Conv applies a convolution with bias (and optional ReLU) implemented by this package's
-// fused ops: x (B, Cin, H, W) as uint8 or as the weights' float type (float32, float64),
-// w (Cout, Cin, K, K) square, b (Cout), no padding. It returns the output node; its
-// gradient is computed by a fused backward op (see the package comment).
+// Conv applies a convolution with bias (and optional ReLU) as one fused op with a fused
+// backward: x (B, Cin, H, W) as uint8 or as the weights' float type (float32, float64),
+// w (Cout, Cin, K, K) square, b (Cout), no padding. It returns the output node.
 func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 4 || ws.Dims() != 4 || ws[2] != ws[3] || ws[1] != xs[1] {
@@ -364,7 +314,7 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 		return nil, fmt.Errorf("nn: Conv input is %v, want uint8 or %v", x.Dtype(), dt)
 	}
 	stride := max(1, opts.Stride)
-	geom, err := newConvGeom(xs[0], xs[1], xs[2], xs[3], ws[0], ws[2], stride)
+	g, err := newConvGeom(xs[0], xs[1], xs[2], xs[3], ws[0], ws[2], stride)
 	if err != nil {
 		return nil, err
 	}
@@ -372,216 +322,40 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	if scale == 0 {
 		scale = 1
 	}
-	st := &convState{
-		id: opIDs.Add(1), g: geom, relu: opts.ReLU, flatten: opts.Flatten,
-		needDX: !opts.NoInputGrad && x.Dtype() != tensor.Uint8,
-		scale:  scale, xdt: x.Dtype(), dt: dt,
+	y := tensor.Shape{g.B, g.Cout, g.OH, g.OW}
+	if opts.Flatten {
+		y = tensor.Shape{g.B, g.Cout * g.P}
 	}
-	if dt == tensor.Float32 {
-		st.k32 = newConvKernel(geom, opts.ReLU, float32(scale), st.needDX)
-	} else {
-		st.k64 = newConvKernel(geom, opts.ReLU, scale, st.needDX)
-	}
-	return G.ApplyOp(convOp{st: st}, x, w, b)
-}
-
-// ---------------------------------------------------------------------------------------
-// Dense.
-
-// denseState is what a dense op and its backward and pick ops share.
-type denseState struct {
-	id      uint64
-	B, I, O int
-	relu    bool
-	needDX  bool
-	dt      tensor.Dtype
-	k32     *denseKernel[float32]
-	k64     *denseKernel[float64]
-
-	yT, dwT, dbT, dxT *tensor.Dense
-}
-
-func (st *denseState) opID() uint64        { return st.id }
-func (st *denseState) dtype() tensor.Dtype { return st.dt }
-func (st *denseState) backType() hm.Type   { return gop.TensorType(2, st.dt) }
-func (st *denseState) pickShape(which int) tensor.Shape {
-	if which == pickDB {
-		return tensor.Shape{st.O}
-	}
-	return tensor.Shape{st.B, st.I}
-}
-func (st *denseState) picked(which int) (*tensor.Dense, error) {
-	var d any
-	var t **tensor.Dense
-	switch {
-	case which == pickDB && st.k32 != nil:
-		d, t = st.k32.db, &st.dbT
-	case which == pickDB:
-		d, t = st.k64.db, &st.dbT
-	case st.k32 != nil:
-		d, t = st.k32.dx, &st.dxT
-	default:
-		d, t = st.k64.dx, &st.dxT
-	}
-	return gop.Wrap(t, d, st.pickShape(which))
-}
-
-// denseOp is y = act(x w + b): x (B, In), w (In, Out), b (Out), y (B, Out).
-type denseOp struct {
-	gop.Owned
-	st *denseState
-}
-
-// Arity implements gorgonia.Op: the number of inputs.
-func (op denseOp) Arity() int { return 3 }
-
-// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
-func (op denseOp) Type() hm.Type {
-	dt := op.st.dt
-	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(1, dt), gop.TensorType(2, dt))
-}
-
-// InferShape implements gorgonia.Op with a fresh shape.
-func (op denseOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
-	return tensor.Shape{op.st.B, op.st.O}, nil
-}
-
-// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
-func (op denseOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.dense#%d", op.st.id) }
-
-// Hashcode implements gorgonia.Op.
-func (op denseOp) Hashcode() uint32 { return gop.Hash(op) }
-
-// String implements fmt.Stringer.
-func (op denseOp) String() string {
 	act := ""
-	if op.st.relu {
+	if opts.ReLU {
 		act = "+ReLU"
 	}
-	return fmt.Sprintf("Dense(%d→%d)%s#%d", op.st.I, op.st.O, act, op.st.id)
-}
-
-// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op denseOp) DiffWRT(n int) []bool { return []bool{op.st.needDX, true, true} }
-
-// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
-func (op denseOp) Do(in ...G.Value) (G.Value, error) {
-	st := op.st
-	if len(in) != 3 {
-		return nil, fmt.Errorf("nn: %v takes 3 inputs, got %d", op, len(in))
-	}
-	var y any
-	var err error
-	if st.dt == tensor.Float32 {
-		y, err = denseForward(st.k32, in)
+	needDX := !opts.NoInputGrad && x.Dtype() != tensor.Uint8
+	l := newLayer(fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s", g.K, g.K, g.S, g.Cin, g.Cout, act), x, w, y, g.Cout, needDX)
+	if dt == tensor.Float32 {
+		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX)
 	} else {
-		y, err = denseForward(st.k64, in)
+		l.k64, err = newConvKernels(opts.Backend, g, opts.ReLU, scale, needDX)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return gop.Wrap(&st.yT, y, tensor.Shape{st.B, st.O})
-}
-
-func denseForward[T Float](k *denseKernel[T], in []G.Value) ([]T, error) {
-	x, err := floats[T](in[0], k.B*k.In, "dense input")
-	if err != nil {
-		return nil, err
-	}
-	w, err := floats[T](in[1], k.In*k.Out, "dense weights")
-	if err != nil {
-		return nil, err
-	}
-	b, err := floats[T](in[2], k.Out, "dense bias")
-	if err != nil {
-		return nil, err
-	}
-	k.forward(x, w, b)
-	return k.y, nil
-}
-
-// SymDiff implements gorgonia.SDOp: one backward node computing all gradients, read by pick nodes.
-func (op denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	return layerGrads(denseBackOp{st: op.st}, op.st, op.st.needDX, inputs, output, grad)
-}
-
-// denseBackOp computes a dense layer's dW (its result), db and dx from (x, w, y, dy).
-type denseBackOp struct {
-	gop.Grad
-	st *denseState
-}
-
-// Arity implements gorgonia.Op: the number of inputs.
-func (op denseBackOp) Arity() int { return 4 }
-
-// Type implements gorgonia.Op. It builds a fresh type on every call: Gorgonia returns types to a pool.
-func (op denseBackOp) Type() hm.Type {
-	dt := op.st.dt
-	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt), gop.TensorType(2, dt))
-}
-
-// InferShape implements gorgonia.Op with a fresh shape.
-func (op denseBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
-	return tensor.Shape{op.st.I, op.st.O}, nil
-}
-
-// WriteHash implements gorgonia.Op; the unique id keeps the graph from merging two ops.
-func (op denseBackOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.denseback#%d", op.st.id) }
-
-// Hashcode implements gorgonia.Op.
-func (op denseBackOp) Hashcode() uint32 { return gop.Hash(op) }
-
-// String implements fmt.Stringer.
-func (op denseBackOp) String() string { return fmt.Sprintf("DenseBackward#%d", op.st.id) }
-
-// Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
-func (op denseBackOp) Do(in ...G.Value) (G.Value, error) {
-	st := op.st
-	if len(in) != 4 {
-		return nil, fmt.Errorf("nn: %v takes 4 inputs, got %d", op, len(in))
-	}
-	var dw any
-	var err error
-	if st.dt == tensor.Float32 {
-		dw, err = denseBackward(st.k32, in, st.needDX)
-	} else {
-		dw, err = denseBackward(st.k64, in, st.needDX)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return gop.Wrap(&st.dwT, dw, tensor.Shape{st.I, st.O})
-}
-
-func denseBackward[T Float](k *denseKernel[T], in []G.Value, needDX bool) ([]T, error) {
-	x, err := floats[T](in[0], k.B*k.In, "dense input")
-	if err != nil {
-		return nil, err
-	}
-	w, err := floats[T](in[1], k.In*k.Out, "dense weights")
-	if err != nil {
-		return nil, err
-	}
-	y, err := floats[T](in[2], k.B*k.Out, "dense output")
-	if err != nil {
-		return nil, err
-	}
-	gy, err := floats[T](in[3], k.B*k.Out, "dense output gradient")
-	if err != nil {
-		return nil, err
-	}
-	k.backward(x, w, y, gy, needDX)
-	return k.dw, nil
+	return G.ApplyOp(forwardOp{l: l}, x, w, b)
 }
 
 // DenseOpts configures Dense.
 type DenseOpts struct {
-	ReLU        bool // fuse a ReLU after the bias
-	NoInputGrad bool // skip the input gradient (when x is data, not a layer's output)
+	Act         Activation // applied after the bias
+	NoInputGrad bool       // skip the input gradient (when x is data, not a layer's output)
+	Backend     Backend    // the kernels; "" means BackendGo
 }
 
 // Dense applies y = act(x w + b) as one fused op with a fused backward: x (B, In),
 // w (In, Out), b (Out), all float32 or all float64.
+//
+// Why a custom op: built from stock Gorgonia ops a dense layer is five ops, each
+// allocating its result on every run; the fused op computes into buffers it owns, with
+// one GEMM forward and two backward.
 func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	xs, ws := x.Shape(), w.Shape()
 	if xs.Dims() != 2 || ws.Dims() != 2 || xs[1] != ws[0] {
@@ -594,11 +368,23 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	if (dt != tensor.Float32 && dt != tensor.Float64) || x.Dtype() != dt || b.Dtype() != dt {
 		return nil, fmt.Errorf("nn: Dense wants float32 or float64 throughout; got %v, %v, %v", x.Dtype(), dt, b.Dtype())
 	}
-	st := &denseState{id: opIDs.Add(1), B: xs[0], I: xs[1], O: ws[1], relu: opts.ReLU, needDX: !opts.NoInputGrad, dt: dt}
-	if dt == tensor.Float32 {
-		st.k32 = newDenseKernel[float32](st.B, st.I, st.O, st.relu)
-	} else {
-		st.k64 = newDenseKernel[float64](st.B, st.I, st.O, st.relu)
+	act, err := ParseActivation(string(opts.Act))
+	if err != nil {
+		return nil, fmt.Errorf("nn: Dense: %w", err)
 	}
-	return G.ApplyOp(denseOp{st: st}, x, w, b)
+	suffix := ""
+	if act != Linear {
+		suffix = "+" + string(act)
+	}
+	B, in, out := xs[0], xs[1], ws[1]
+	l := newLayer(fmt.Sprintf("Dense(%d→%d)%s", in, out, suffix), x, w, tensor.Shape{B, out}, out, !opts.NoInputGrad)
+	if dt == tensor.Float32 {
+		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX)
+	} else {
+		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return G.ApplyOp(forwardOp{l: l}, x, w, b)
 }

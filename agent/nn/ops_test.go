@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rlpool/rlpool/agent/blas"
@@ -75,6 +76,9 @@ type result struct {
 func runLoss(t *testing.T, g *G.ExprGraph, y *G.Node, r *tensor.Dense, wrt []*G.Node) result {
 	t.Helper()
 	rn := G.NewTensor(g, r.Dtype(), r.Dims(), G.WithShape(r.Shape()...), G.WithValue(r), G.WithName("r"))
+	// Read y as it is computed: a later op may reuse its register.
+	var yv G.Value
+	G.Read(y, &yv)
 	loss := G.Must(G.Sum(G.Must(G.HadamardProd(y, rn))))
 	if _, err := G.Grad(loss, wrt...); err != nil {
 		t.Fatalf("Grad: %v", err)
@@ -84,7 +88,7 @@ func runLoss(t *testing.T, g *G.ExprGraph, y *G.Node, r *tensor.Dense, wrt []*G.
 	if err := vm.RunAll(); err != nil {
 		t.Fatalf("RunAll: %v", err)
 	}
-	res := result{y: asFloat64(y.Value().(tensor.Tensor))}
+	res := result{y: asFloat64(yv.(tensor.Tensor))}
 	for _, n := range wrt {
 		gv, err := n.Grad()
 		if err != nil {
@@ -252,20 +256,22 @@ func TestConvFiniteDifferences(t *testing.T) {
 }
 
 // TestDenseMatchesStock checks the fused dense layer against Mul, BroadcastAdd and
-// Rectify in float64.
+// Rectify or Tanh in float64.
 func TestDenseMatchesStock(t *testing.T) {
 	cases := []struct {
 		name        string
 		b, in, out  int
-		relu        bool
+		act         Activation
 		noInputGrad bool
 	}{
-		{"relu", 7, 30, 11, true, false},
-		{"linear", 5, 16, 9, false, false},
-		{"no input grad", 3, 8, 4, true, true},
-		{"batch 1", 1, 12, 6, true, false},
-		{"small batch, wide: column split", 3, 40, 100, true, false},
-		{"large batch: row split", 300, 20, 70, true, false},
+		{"relu", 7, 30, 11, ReLU, false},
+		{"linear", 5, 16, 9, Linear, false},
+		{"tanh", 6, 13, 8, Tanh, false},
+		{"no input grad", 3, 8, 4, ReLU, true},
+		{"batch 1", 1, 12, 6, ReLU, false},
+		{"small batch, wide: column split", 3, 40, 100, ReLU, false},
+		{"large batch: row split", 300, 20, 70, ReLU, false},
+		{"large batch tanh", 300, 20, 70, Tanh, false},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -282,15 +288,18 @@ func TestDenseMatchesStock(t *testing.T) {
 				return g, xn, wn, bn
 			}
 			g1, x1, w1, b1 := build()
-			y1, err := Dense(x1, w1, b1, DenseOpts{ReLU: c.relu, NoInputGrad: c.noInputGrad})
+			y1, err := Dense(x1, w1, b1, DenseOpts{Act: c.act, NoInputGrad: c.noInputGrad})
 			if err != nil {
 				t.Fatal(err)
 			}
 			wrt1 := []*G.Node{w1, b1}
 			g2, x2, w2, b2 := build()
 			y2 := G.Must(G.BroadcastAdd(G.Must(G.Mul(x2, w2)), b2, nil, []byte{0}))
-			if c.relu {
+			switch c.act {
+			case ReLU:
 				y2 = G.Must(G.Rectify(y2))
+			case Tanh:
+				y2 = G.Must(G.Tanh(y2))
 			}
 			wrt2 := []*G.Node{w2, b2}
 			if !c.noInputGrad {
@@ -390,5 +399,30 @@ func TestRepeatedRunsReuseBuffers(t *testing.T) {
 			compare(t, fmt.Sprintf("run %d", run), cur, first, 0)
 		}
 		vm.Reset()
+	}
+}
+
+func TestTanh32(t *testing.T) {
+	worst := 0.0
+	for x := -12.0; x <= 12; x += 1e-4 {
+		got := float64(Tanh32(float32(x)))
+		worst = math.Max(worst, math.Abs(got-math.Tanh(float64(float32(x)))))
+	}
+	if worst > 5e-7 { // a few float32 ulps
+		t.Errorf("Tanh32 is off by up to %g", worst)
+	}
+	if Tanh32(0) != 0 || Tanh32(100) > 1 || Tanh32(-100) < -1 {
+		t.Error("Tanh32 at 0 or far out of range")
+	}
+}
+
+func TestParseActivation(t *testing.T) {
+	for in, want := range map[string]Activation{"": Linear, "none": Linear, "relu": ReLU, "tanh": Tanh} {
+		if got, err := ParseActivation(in); err != nil || got != want {
+			t.Errorf("ParseActivation(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseActivation("sigmoid"); err == nil || !strings.Contains(err.Error(), "tanh, relu or none") {
+		t.Errorf("ParseActivation(sigmoid) error %v, want one naming the choices", err)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/blas"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
-	"github.com/rlpool/rlpool/agent/blas"
 )
 
 // BenchmarkPPOMinibatchStep is one PPO minibatch update as agent/ppo runs it (the loss

@@ -3,7 +3,7 @@ package ppo
 import "fmt"
 
 // Config is the [ppo] section of a config. Every implementation detail that published
-// PPO relies on (reference/ALGORITHMS.md, items 1-15) has a field; the defaults are
+// PPO relies on (docs/design/algorithms.md, items 1-15) has a field; the defaults are
 // CleanRL's ppo.py for classic control.
 type Config struct {
 	NumSteps       int     `toml:"num_steps" range:"[1,1000000]" help:"steps per env per rollout (item 1)"`
@@ -22,7 +22,7 @@ type Config struct {
 	AnnealClip  bool  `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
 	// AdaptiveKL switches the learning rate to rl_games' adaptive schedule, which keeps
 	// each epoch's policy change near this KL instead of following a fixed anneal: the
-	// rate grows while updates are timid and shrinks when they overshoot (see adaptLR).
+	// rate grows while updates are timid and shrinks when they overshoot (optim.AdaptKL).
 	AdaptiveKL  float64 `toml:"adaptive_kl" range:"[0,10]" help:"target approx KL of the adaptive learning-rate schedule (rl_games' kl_threshold; lr /1.5 above 2x, x1.5 below half, after each epoch); 0 keeps the fixed or annealed rate"`
 	ClipVLoss   bool    `toml:"clip_vloss" help:"clip the value loss around the old values (item 9)"`
 	EntCoef     float64 `toml:"ent_coef" range:"[0,10]" help:"entropy bonus coefficient (item 10)"`

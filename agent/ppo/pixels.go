@@ -3,8 +3,6 @@ package ppo
 import (
 	"fmt"
 
-	"gorgonia.org/tensor"
-
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -26,17 +24,10 @@ import (
 
 // newPolicy builds the policy network a config asks for on a spec (ppo.network).
 func newPolicy(spec *envpool.Spec, net agent.NetConfig, cfg Config) (*agent.Policy, error) {
-	network, err := agent.ResolveNetwork("ppo.network", cfg.Network, spec)
-	if err != nil {
+	if err := CheckSpec(cfg, net, spec); err != nil {
 		return nil, err
 	}
-	if network == agent.NetworkNatureCNN {
-		if cfg.NormObs {
-			return nil, fmt.Errorf("ppo.norm_obs = true does not apply to the Nature CNN, which scales pixels by 1/255 itself: set it false")
-		}
-		return agent.NewCNNPolicy(spec, net)
-	}
-	return agent.NewPolicy(spec, net, tensor.Float32)
+	return agent.NewActorCritic("ppo.network", cfg.Network, spec, net)
 }
 
 // CheckSpec reports whether a PPO config fits a task's spaces (network, head,

@@ -74,16 +74,16 @@ func (c *cue) Observe(obs envpool.Obs, info []float32) {
 	}
 }
 
-func cueSetup(batch int) Setup {
+func cueSetup(batch int) testSetup {
 	spec := envpool.Spec{TaskID: "Cue-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, cueC, cueH, cueW),
 		ActionSpace: envpool.DiscreteSpace(2), InfoKeys: cueInfo, RewardThreshold: math.NaN()}
 	cfg := DefaultConfig()
 	cfg.NumSteps, cfg.NumMinibatches, cfg.UpdateEpochs = 16, 2, 4
 	cfg.LearningRate = 1e-3
-	return Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
+	return testSetup{Setup: agent.Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
 		return &cue{rng: rand.New(rand.NewPCG(uint64(seed), 7))}, nil
 	}, Pool: envpool.Options{NumEnvs: 8, BatchSize: batch, NumThreads: 1},
-		Net: agent.DefaultNetConfig(), PPO: cfg, Seed: 3, TotalSteps: 20 * 8 * 16}
+		Net: agent.DefaultNetConfig(), Seed: 3, TotalSteps: 20 * 8 * 16}, PPO: cfg}
 }
 
 // The Nature CNN path keeps observations uint8 from the pool to the rollout: each
@@ -92,7 +92,7 @@ func cueSetup(batch int) Setup {
 // are logged per game with raw rewards, not per life with clipped ones.
 func TestPixelRolloutAndRawEpisodes(t *testing.T) {
 	for _, batch := range []int{0, 4} {
-		tr, err := New(cueSetup(batch))
+		tr, err := newTrainer(cueSetup(batch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestPixelRolloutAndRawEpisodes(t *testing.T) {
 // The first minibatch's ratios are 1: the Go-side sampler and the training graph agree
 // on log pi(a|s) for pixel observations read back from the uint8 rollout.
 func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
-	tr, err := New(cueSetup(0))
+	tr, err := newTrainer(cueSetup(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 // PPO with the Nature CNN learns the cue task: the raw return of a game climbs from
 // chance (75) to near the 150 maximum within 2560 env steps.
 func TestPixelPPOLearnsCue(t *testing.T) {
-	tr, err := New(cueSetup(4))
+	tr, err := newTrainer(cueSetup(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestPixelPPOLearnsCue(t *testing.T) {
 func TestPixelConfigErrors(t *testing.T) {
 	s := cueSetup(0)
 	s.PPO.NormObs = true
-	if _, err := New(s); err == nil || !strings.Contains(err.Error(), "ppo.norm_obs") {
+	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "ppo.norm_obs") {
 		t.Errorf("norm_obs on pixels: %v", err)
 	}
 	if err := CheckSpec(s.PPO, s.Net, &s.Spec); err == nil || !strings.Contains(err.Error(), "ppo.norm_obs") {
@@ -211,7 +211,7 @@ func TestPixelConfigErrors(t *testing.T) {
 	}
 	s = cueSetup(0)
 	s.PPO.Network = agent.NetworkMLP
-	if _, err := New(s); err == nil || !strings.Contains(err.Error(), "ppo.network = mlp") {
+	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "ppo.network = mlp") {
 		t.Errorf("mlp on pixels: %v", err)
 	}
 	w := walkSetup(envpool.DiscreteSpace(2), 0)

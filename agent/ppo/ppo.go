@@ -1,6 +1,6 @@
 // Package ppo is Proximal Policy Optimization (Schulman et al. 2017, arXiv 1707.06347)
 // on Gorgonia, fed by an envpool pool, with every implementation detail of
-// reference/ALGORITHMS.md switchable in Config.
+// docs/design/algorithms.md switchable in Config.
 //
 // One Iterate is one rollout of num_steps x num_envs env steps followed by
 // update_epochs passes of num_minibatches shuffled minibatches.
@@ -10,8 +10,8 @@
 // terminal observation in FinalObs, so every row is a real transition (no reset rows
 // to mask, no env steps wasted). Terminated steps do not bootstrap; truncated ones
 // (the time limit) bootstrap from V(final observation) when bootstrap_truncated is on.
-// The time limit is applied by agent.TimeLimit rather than the pool, so that it is part
-// of each env's saved state and a resumed run truncates exactly where an uninterrupted
+// The time limit is applied around each env by agent.NewPool, so that it is part of
+// each env's saved state and a resumed run truncates exactly where an uninterrupted
 // one would.
 //
 // Sync and async: with batch_size == num_envs every Recv returns all envs; with a
@@ -33,19 +33,6 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 )
 
-// Setup is what a PPO run needs besides its Config.
-type Setup struct {
-	Spec    envpool.Spec
-	Factory envpool.Factory
-	// Pool holds num_envs, batch_size, num_threads, affinity and MaxEpisodeSteps
-	// (0: the spec's limit; < 0: none). Seed and AutoReset are set by New.
-	Pool       envpool.Options
-	Net        agent.NetConfig
-	PPO        Config
-	Seed       int64
-	TotalSteps int64
-}
-
 // Trainer runs PPO. It is driven by one goroutine.
 type Trainer struct {
 	cfg    Config
@@ -64,7 +51,7 @@ type Trainer struct {
 	// Training graph: the loss on one minibatch.
 	train  *lossGraph
 	trainM G.VM
-	opt    *optim.Adam
+	opt    optim.Optimizer
 	// optState is Adam's state from a checkpoint, loaded after the next training run
 	// binds the gradients.
 	optState *optim.State
@@ -102,21 +89,19 @@ type Trainer struct {
 }
 
 // New builds the pool, the policy and its two graphs, and initialises the weights.
-func New(s Setup) (*Trainer, error) {
-	if err := s.PPO.Check(s.Pool.NumEnvs); err != nil {
+func New(s agent.Setup, cfg Config) (*Trainer, error) {
+	if err := cfg.Check(s.Pool.NumEnvs); err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: s.PPO, spec: s.Spec}
-	t.numEnvs = s.Pool.NumEnvs
-	t.batch = s.Pool.BatchSize
-	if t.batch == 0 {
-		t.batch = t.numEnvs
+	if err := agent.CheckPool(s.Pool); err != nil {
+		return nil, err
 	}
-	if t.numEnvs%t.batch != 0 {
-		return nil, fmt.Errorf("env.batch_size = %d must divide env.num_envs = %d", t.batch, t.numEnvs)
+	po, err := s.Pool.Resolve(&s.Spec)
+	if err != nil {
+		return nil, err
 	}
-	var err error
-	if t.policy, err = newPolicy(&t.spec, s.Net, s.PPO); err != nil { // pixels.go
+	t := &Trainer{cfg: cfg, spec: s.Spec, numEnvs: po.NumEnvs, batch: po.BatchSize}
+	if t.policy, err = newPolicy(&t.spec, s.Net, cfg); err != nil { // pixels.go
 		return nil, err
 	}
 	t.params = t.policy.Params()
@@ -125,17 +110,17 @@ func New(s Setup) (*Trainer, error) {
 	if t.policy.Head == agent.HeadGaussian {
 		t.actWidth = t.policy.ActDim
 	}
-	total := s.PPO.NumSteps * t.numEnvs
+	total := cfg.NumSteps * t.numEnvs
 	// The run ends at the first rollout boundary at or past total_steps; the anneals
 	// reach 0 after anneal_steps (total_steps when 0).
 	t.numUpdates = int(max(1, (s.TotalSteps+int64(total)-1)/int64(total)))
 	t.annealUpdates = t.numUpdates
-	if s.PPO.AnnealSteps > 0 {
-		t.annealUpdates = int(max(1, (s.PPO.AnnealSteps+int64(total)-1)/int64(total)))
+	if cfg.AnnealSteps > 0 {
+		t.annealUpdates = int(max(1, (cfg.AnnealSteps+int64(total)-1)/int64(total)))
 	}
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
-	// into bound tensors (reference/GORGONIA.md).
+	// into bound tensors (docs/design/custom-ops.md).
 	gi := G.NewGraph()
 	var obs *G.Node
 	obs, t.infObs = t.policy.ObsInput(gi, tensor.Float32, "obs", t.batch)
@@ -144,7 +129,7 @@ func New(s Setup) (*Trainer, error) {
 	}
 	G.Read(t.infPN.Out, &t.infOut)
 	G.Read(t.infPN.Value, &t.infValue)
-	if t.train, err = buildLoss(t.policy, s.PPO, total/s.PPO.NumMinibatches, tensor.Float32); err != nil {
+	if t.train, err = buildLoss(t.policy, cfg, total/cfg.NumMinibatches, tensor.Float32); err != nil {
 		return nil, err
 	}
 	t.infM = G.NewTapeMachine(gi)
@@ -152,15 +137,14 @@ func New(s Setup) (*Trainer, error) {
 	// by their global norm (item 11) and zeroes.
 	t.trainM = G.NewTapeMachine(t.train.g, G.BindDualValues(t.train.pn.Params...))
 
-	seed := uint64(s.Seed)
-	t.pcg = rand.NewPCG(seed, 0x5eed_0f_9e0)
+	t.pcg = agent.NewPCG(s.Seed, agent.StreamPPO)
 	t.rng = rand.New(t.pcg)
 	t.policy.Init(t.rng)
-	t.opt = optim.NewAdam(t.train.pn.Params, optim.AdamConfig{LR: s.PPO.LearningRate, Eps: s.PPO.AdamEps, MaxGradNorm: s.PPO.MaxGradNorm})
-	t.lr = s.PPO.LearningRate
+	t.opt = optim.NewAdam(t.train.pn.Params, optim.AdamConfig{LR: cfg.LearningRate, Eps: cfg.AdamEps, MaxGradNorm: cfg.MaxGradNorm})
+	t.lr = cfg.LearningRate
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
-	t.rew = agent.NewRewardScaler(t.numEnvs, s.PPO.Gamma, s.PPO.RewardClip)
+	t.rew = agent.NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
 	t.initObs(total) // held observations and the rollout, float32 or pixels (pixels.go)
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
@@ -173,23 +157,11 @@ func New(s Setup) (*Trainer, error) {
 	t.idx = make([]int, total)
 
 	// The pool: SameStep auto-reset, time limit in the env wrapper (see the package doc).
-	po := s.Pool
-	limit := po.MaxEpisodeSteps
-	if limit == 0 {
-		limit = s.Spec.MaxEpisodeSteps
-	}
-	po.MaxEpisodeSteps = -1
-	po.AutoReset = envpool.SameStep
-	po.Seed = poolSeed(s.Seed)
-	if t.pool, err = envpool.New(s.Spec, agent.TimeLimit(s.Factory, limit), po); err != nil {
+	if t.pool, err = agent.NewPool(s.Spec, s.Factory, s.Pool, s.Seed, 0); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
-
-// poolSeed spreads run seeds apart so that seed s+1's envs are not seed s's envs
-// shifted by one (env i gets poolSeed + i).
-func poolSeed(seed int64) int64 { return seed * 1_000_003 }
 
 // Close stops the pool.
 func (t *Trainer) Close() error { return t.pool.Close() }
@@ -223,14 +195,10 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 			return nil, nil, err
 		}
 	}
-	frac := max(1-float64(t.updates)/float64(t.annealUpdates), 0) // 1 at the start, toward 0 at the end
-	lr, clip := t.cfg.LearningRate, t.cfg.ClipCoef
-	if t.cfg.AnnealLR { // Check refuses it together with adaptive_kl, which learn applies
-		lr *= frac
-	}
-	if t.cfg.AnnealClip {
-		clip *= frac
-	}
+	// Check refuses anneal_lr together with adaptive_kl, which learn applies.
+	done, horizon := float64(t.updates), float64(t.annealUpdates)
+	lr := optim.Schedule{Base: t.cfg.LearningRate, Anneal: t.cfg.AnnealLR, Horizon: horizon}.At(done)
+	clip := optim.Schedule{Base: t.cfg.ClipCoef, Anneal: t.cfg.AnnealClip, Horizon: horizon}.At(done)
 	t.train.setClip(clip)
 	// Profiler labels split a run's CPU time into acting and learning (profile.go).
 	if err := inPhase("collect", func() error {
@@ -447,7 +415,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 	for epoch := 0; epoch < t.cfg.UpdateEpochs; epoch++ {
 		epochs++
 		if t.cfg.AdaptiveKL > 0 {
-			lr = t.lr // adaptLR moves it after every epoch
+			lr = t.lr // optim.AdaptKL moves it after every epoch
 		}
 		t.rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
 		approxKL, epochKL := 0.0, 0.0
@@ -506,7 +474,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			t.trainM.Reset()
 		}
 		if t.cfg.AdaptiveKL > 0 {
-			t.lr = adaptLR(t.lr, epochKL/float64(t.cfg.NumMinibatches), t.cfg.AdaptiveKL)
+			t.lr = optim.AdaptKL(t.lr, epochKL/float64(t.cfg.NumMinibatches), t.cfg.AdaptiveKL)
 		}
 		if t.cfg.TargetKL > 0 && approxKL > t.cfg.TargetKL {
 			break
@@ -524,26 +492,6 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 		{Name: "clip_coef", Value: clip},
 		{Name: "epochs", Value: float64(epochs)},
 	}, nil
-}
-
-// Bounds and factor of the adaptive learning-rate schedule (rl_games' AdaptiveScheduler).
-const (
-	adaptMinLR  = 1e-6
-	adaptMaxLR  = 1e-2
-	adaptFactor = 1.5
-)
-
-// adaptLR is rl_games' adaptive schedule: the next epoch's learning rate from this
-// epoch's mean approx KL. Above twice the target the rate is divided by 1.5, below half
-// of it multiplied by 1.5, within [1e-6, 1e-2]; in between it stays.
-func adaptLR(lr, kl, target float64) float64 {
-	switch {
-	case kl > 2*target:
-		return max(lr/adaptFactor, adaptMinLR)
-	case kl < target/2:
-		return min(lr*adaptFactor, adaptMaxLR)
-	}
-	return lr
 }
 
 // normalizeAdv standardises a minibatch's advantages (item 7) with the sample standard

@@ -7,6 +7,8 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/envpool"
+
+	"github.com/rlpool/rlpool/agent/optim"
 )
 
 // walk is a tiny env for tests: a point that actions push around, episodes of random
@@ -27,16 +29,24 @@ func (w *walk) Observe(obs envpool.Obs, _ []float32) {
 	obs.F32[0], obs.F32[1] = float32(w.x), float32(w.rng.Float64())
 }
 
-func walkSetup(space envpool.Space, batch int) Setup {
+// testSetup is a test's whole PPO setup: what New takes, in one value.
+type testSetup struct {
+	agent.Setup
+	PPO Config
+}
+
+func newTrainer(s testSetup) (*Trainer, error) { return New(s.Setup, s.PPO) }
+
+func walkSetup(space envpool.Space, batch int) testSetup {
 	spec := envpool.Spec{TaskID: "Walk-v0", ObsSpace: envpool.UniformBox(-5, 5, envpool.Float32, 2),
 		ActionSpace: space, MaxEpisodeSteps: 7, RewardThreshold: math.NaN()}
 	cfg := DefaultConfig()
 	cfg.NumSteps, cfg.NumMinibatches, cfg.UpdateEpochs = 16, 2, 2
 	cfg.NormObs, cfg.NormReward = true, true
-	return Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
+	return testSetup{Setup: agent.Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
 		return &walk{rng: rand.New(rand.NewPCG(uint64(seed), 5))}, nil
 	}, Pool: envpool.Options{NumEnvs: 4, BatchSize: batch, NumThreads: 1},
-		Net: agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true}, PPO: cfg, Seed: 1, TotalSteps: 1000}
+		Net: agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true}, Seed: 1, TotalSteps: 1000}, PPO: cfg}
 }
 
 // The log-probabilities stored while acting (computed in Go when sampling) equal what
@@ -53,7 +63,7 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 		{"gaussian-async", envpool.BoxSpace([]float32{0}, []float32{1}), 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := New(walkSetup(tc.space, tc.batch))
+			tr, err := newTrainer(walkSetup(tc.space, tc.batch))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +132,7 @@ func TestAnnealHorizon(t *testing.T) {
 		s := walkSetup(envpool.DiscreteSpace(3), 0)
 		s.PPO.AnnealSteps = tc.annealSteps
 		s.PPO.AnnealClip = true
-		tr, err := New(s)
+		tr, err := newTrainer(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,8 +171,8 @@ func TestAdaptLR(t *testing.T) {
 		{1.2e-6, 1, 1e-6},     // floor
 		{8e-3, 0, 1e-2},       // ceiling
 	} {
-		if got := adaptLR(c.lr, c.kl, 0.01); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("adaptLR(%g, kl %g) = %g, want %g", c.lr, c.kl, got, c.want)
+		if got := optim.AdaptKL(c.lr, c.kl, 0.01); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("AdaptKL(%g, kl %g) = %g, want %g", c.lr, c.kl, got, c.want)
 		}
 	}
 }
@@ -175,11 +185,11 @@ func TestAdaptiveKLSchedule(t *testing.T) {
 	s := walkSetup(envpool.DiscreteSpace(3), 0)
 	s.PPO.AnnealLR = true
 	s.PPO.AdaptiveKL = 5
-	if _, err := New(s); err == nil {
+	if _, err := newTrainer(s); err == nil {
 		t.Fatal("adaptive_kl with anneal_lr: no error")
 	}
 	s.PPO.AnnealLR = false
-	tr, err := New(s)
+	tr, err := newTrainer(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +214,7 @@ func TestAdaptiveKLSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr2, err := New(s)
+	tr2, err := newTrainer(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,10 @@ type ALE struct {
 
 	mode, difficulty int
 	repeatProb       float64
-	rng              mt19937
-	heldA, heldB     Action // the actions sticky actions repeat
+	// rng is ALE's environment RNG, an MT19937 seeded with Options.Seed: sticky
+	// actions and adventure's mode selection draw from it.
+	rng          vcs.Random
+	heldA, heldB Action // the actions sticky actions repeat
 
 	frame, episodeFrame int
 }
@@ -117,7 +119,7 @@ func newALE(g Game, m machine, opts Options) *ALE {
 	if opts.Mode != nil {
 		a.mode = *opts.Mode
 	}
-	a.rng.seed(opts.Seed)
+	a.rng.Seed(opts.Seed)
 	a.resetPaddles()
 	return a
 }
@@ -176,10 +178,10 @@ func (a *ALE) Act(action int) (int, error) {
 	}
 	// ALE draws twice per frame whatever the probability: once for player A, once
 	// for player B, whose new action is always NOOP.
-	if a.rng.nextDouble() >= a.repeatProb {
+	if a.rng.NextDouble() >= a.repeatProb {
 		a.heldA = Action(action)
 	}
-	if a.rng.nextDouble() >= a.repeatProb {
+	if a.rng.NextDouble() >= a.repeatProb {
 		a.heldB = Noop
 	}
 	if a.reader.Terminal() {

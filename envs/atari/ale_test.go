@@ -275,18 +275,18 @@ func TestStickyActions(t *testing.T) {
 	if err := a.ResetGame(); err != nil {
 		t.Fatal(err)
 	}
-	var rng mt19937
-	rng.seed(7)
+	var rng vcs.Random
+	rng.Seed(7)
 	held := Noop
 	kept := 0
 	for i := range 400 {
 		action := []Action{Left, Right}[i%2]
-		if rng.nextDouble() >= p {
+		if rng.NextDouble() >= p {
 			held = action
 		} else {
 			kept++
 		}
-		rng.nextDouble() // player B's draw
+		rng.NextDouble() // player B's draw
 		n := len(f.frames)
 		if _, err := a.Act(int(action)); err != nil || len(f.frames) != n+1 {
 			t.Fatalf("Act: %v, %d frames", err, len(f.frames)-n)

@@ -5,9 +5,9 @@
 // Learning Environment (ALE 0.12.1) does, so that rewards, RAM and screens match ALE
 // frame for frame.
 //
-// The reference behaviour is described in reference/ALE.md and
-// reference/STELLA_CORE_NOTES.md (sections 1, 2 and 7); the frame-by-frame
-// comparison with ALE is trace_test.go, run against the recorded ALE traces in
+// docs/design/atari.md describes the behaviour this package reproduces, and
+// docs/design/emulator.md the emulator under it; the frame-by-frame comparison with ALE
+// is trace_test.go, run against the recorded ALE traces in
 // $RLPOOL_TESTDATA/atari/traces with the ROMs in $RLPOOL_ROMS.
 //
 // # Tasks

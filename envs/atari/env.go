@@ -10,7 +10,7 @@ import (
 )
 
 // EnvConfig is the preprocessing of one Atari task, EnvPool's Atari options with their
-// defaults (DefaultEnvConfig). See reference/ALE.md and EnvPool's envpool/atari.
+// defaults (DefaultEnvConfig). See docs/design/atari.md and EnvPool's envpool/atari.
 type EnvConfig struct {
 	// ImgHeight and ImgWidth are the observation's size (84 x 84). The screen's top
 	// 210 rows (EnvPool reads a 210 x 160 frame whatever the game's screen height)
@@ -81,7 +81,7 @@ type Env struct {
 	con       *vcs.Console // nil only under test fakes
 	actions   []Action
 	fireReset bool
-	noopRNG   mt19937
+	noopRNG   vcs.Random // EnvPool's noop-start generator: an MT19937 of its own, seeded with the env's seed
 
 	elapsed   int  // steps of the current game (EnvPool's elapsed_step_)
 	lives     int  // lives after the last step
@@ -140,7 +140,7 @@ func NewEnv(rom []byte, cfg EnvConfig, seed int64) (*Env, error) {
 			e.fireReset = e.fireReset || a == Fire
 		}
 	}
-	e.noopRNG.seed(uint32(seed))
+	e.noopRNG.Seed(uint32(seed))
 	e.elapsed = cfg.MaxEpisodeSteps + 1 // the first Reset resets the game, as EnvPool's does
 	e.planes = 3
 	if cfg.GrayScale {
@@ -267,12 +267,12 @@ func (e *Env) noops() int {
 // uniformBelow returns a uniform integer in [0, n) from a 32-bit generator with
 // Lemire's multiply-and-reject method, the way libstdc++ (GCC 11 and later) maps
 // mt19937 output into a small range.
-func uniformBelow(g *mt19937, n uint32) uint32 {
-	p := uint64(g.next()) * uint64(n)
+func uniformBelow(g *vcs.Random, n uint32) uint32 {
+	p := uint64(g.Next()) * uint64(n)
 	if low := uint32(p); low < n {
 		threshold := -n % n
 		for low < threshold {
-			p = uint64(g.next()) * uint64(n)
+			p = uint64(g.Next()) * uint64(n)
 			low = uint32(p)
 		}
 	}

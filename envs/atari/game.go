@@ -42,9 +42,9 @@ type Game struct {
 }
 
 // Properties are the Stella properties of a ROM that change emulation
-// (STELLA_CORE_NOTES.md section 1.7). The zero value is Stella's default: scheme
-// auto-detected, screen from line 34 and 210 lines high, HMOVE blanks on, joysticks,
-// no swaps, both difficulty switches B.
+// (docs/design/emulator.md, ROM properties). The zero value is Stella's default: scheme
+// auto-detected, screen from line 34 and 210 lines high, HMOVE blanks on, joysticks, no
+// swaps, both difficulty switches B.
 type Properties struct {
 	// Scheme forces a cartridge bank-switching scheme; empty means auto-detect
 	// (no ALE game overrides it).

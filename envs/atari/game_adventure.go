@@ -25,7 +25,7 @@ func adventureSetMode(a *ALE, mode int) error {
 		if n == maxSelectPresses {
 			return fmt.Errorf("atari: adventure: mode selection did not reach level %d after %d SELECT presses; the emulator does not respond to SELECT as ALE's does", mode, n)
 		}
-		if err := a.pressSelect(2 + int(a.rng.next()%256)); err != nil {
+		if err := a.pressSelect(2 + int(a.rng.Next()%256)); err != nil {
 			return err
 		}
 		if _, err := a.Act(int(Noop)); err != nil {

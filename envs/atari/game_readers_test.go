@@ -3,6 +3,8 @@ package atari
 import (
 	"fmt"
 	"testing"
+
+	"github.com/rlpool/rlpool/envs/atari/vcs"
 )
 
 func TestBCDHelpers(t *testing.T) {
@@ -376,9 +378,9 @@ func TestModeSelectionSteps(t *testing.T) {
 		if err := a.ResetGame(); err != nil {
 			t.Fatal(err)
 		}
-		var rng mt19937
-		rng.seed(7)
-		want := 2 + int(rng.next()%256)
+		var rng vcs.Random
+		rng.Seed(7)
+		want := 2 + int(rng.Next()%256)
 		if _, sel, _ := countFrames(f.frames); sel != want || a.Frame() != 2 {
 			t.Errorf("%d SELECT frames, frame counter %d; want %d and 2 (the press and a NOOP step)", sel, a.Frame(), want)
 		}

@@ -267,7 +267,7 @@ func TestGameFacts(t *testing.T) {
 }
 
 // TestAllPerROMProperties pins the Stella properties of every supported ROM
-// (STELLA_CORE_NOTES.md §1.7, ALE.md): every game not listed has the defaults.
+// (docs/design/emulator.md, ROM properties): every game not listed has the defaults.
 func TestAllPerROMProperties(t *testing.T) {
 	want := map[string]Properties{
 		"amidar":         {LeftDifficultyA: true, RightDifficultyA: true},

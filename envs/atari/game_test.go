@@ -64,7 +64,8 @@ func TestGameTable(t *testing.T) {
 }
 
 // TestPerROMProperties pins the Stella properties of the test ROMs
-// (STELLA_CORE_NOTES.md §1.7) and the console configuration derived from them.
+// (docs/design/emulator.md, ROM properties) and the console configuration derived from
+// them.
 func TestPerROMProperties(t *testing.T) {
 	pong, _ := GameByName("pong")
 	if cfg := pong.Props.consoleConfig(); !cfg.Paddles || !cfg.RightPaddles || !cfg.SwapPaddles || cfg.SwapPorts || !cfg.HmoveBlanks || cfg.YStart != 34 || cfg.Height != 210 {

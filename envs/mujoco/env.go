@@ -2,11 +2,12 @@
 // manipulation tasks (Ant-v4, HalfCheetah-v4, ... Pusher-v4), simulated by Debian's
 // libmujoco.so.2.2.2 loaded at run time with purego, so the build needs no cgo.
 //
-// Each task follows ../shared/reference/MUJOCO_V4_SPEC.md: the same observation slices,
-// reward terms, health rules, reset noise, simulation call order (frame_skip mj_step
-// calls, then one mj_rnePostConstraint) and the v4 quirks it lists, such as kinematics
-// read stale after mj_step and the healthy bonus paid on the terminating step. The
-// models are Gymnasium's MJCF files, embedded (see assets/README.md).
+// Each task follows Gymnasium v0.29.1's v4 code (docs/design/mujoco.md): the same
+// observation slices, reward terms, health rules, reset noise, simulation call order
+// (frame_skip mj_step calls, then one mj_rnePostConstraint) and the v4 quirks it lists,
+// such as kinematics read stale after mj_step and the healthy bonus paid on the
+// terminating step. The models are Gymnasium's MJCF files, embedded (see
+// assets/README.md).
 //
 // One compiled model is shared read-only by all envs of a task; each env owns an mjData.
 // A MuJoCo error (mju_error) or an unstable simulation (MuJoCo's bad-qpos/qvel/qacc

@@ -3,8 +3,8 @@ package mujoco
 import "math"
 
 // The locomotion tasks: Ant, HalfCheetah, Hopper, Walker2d, Humanoid, HumanoidStandup
-// and Swimmer (spec section 2). Option fields carry Gymnasium's constructor argument
-// names in their comments.
+// and Swimmer (docs/design/mujoco.md, The tasks). Option fields carry Gymnasium's
+// constructor argument names in their comments.
 
 // ant is Ant-v4: a four-legged body with a free root, rewarded for torso x velocity.
 type ant struct {

@@ -3,7 +3,7 @@ package mujoco
 import "math"
 
 // The balance and reaching tasks: InvertedPendulum, InvertedDoublePendulum, Reacher and
-// Pusher (spec section 2). None takes constructor options.
+// Pusher (docs/design/mujoco.md, The tasks). None takes constructor options.
 
 // invertedPendulum is InvertedPendulum-v4: keep a pole on a cart upright.
 type invertedPendulum struct{}

@@ -134,7 +134,8 @@ type Data struct {
 
 	// Views of the mjData arrays of the same names (qpos, qvel, ctrl, xpos, xipos,
 	// site_xpos, cinert, cvel, qfrc_actuator, qfrc_constraint, cfrc_ext), row-major.
-	// After mj_step the kinematic ones are one evaluation behind qpos (spec section 0).
+	// After mj_step the kinematic ones are one evaluation behind qpos
+	// (docs/design/mujoco.md, What every v4 task shares).
 	Qpos, Qvel, Ctrl             []float64
 	Xpos, Xipos, SiteXpos        []float64
 	Cinert, Cvel                 []float64

@@ -52,8 +52,8 @@ func infoOf(t *testing.T, spec envpool.Spec, info []float32, key string) float64
 	return float64(info[i])
 }
 
-// TestSpaces checks every task's observation and action spaces, limits and model
-// facts against the spec's summary table (section 1).
+// TestSpaces checks every task's observation and action spaces, limits and model facts
+// against Gymnasium's v4 registrations (docs/design/mujoco.md, The tasks).
 func TestSpaces(t *testing.T) {
 	requireMuJoCo(t)
 	tests := []struct {

@@ -16,7 +16,7 @@ import (
 //go:embed assets/*.xml
 var assets embed.FS
 
-// taskDef is one row of the registration table (spec section 1).
+// taskDef is one row of the registration table (docs/design/mujoco.md, The tasks).
 type taskDef struct {
 	id              string
 	asset           string
@@ -60,7 +60,7 @@ func init() {
 	}
 }
 
-// TaskIDs returns the ids of the family's tasks in the spec's order.
+// TaskIDs returns the ids of the family's tasks in the registration table's order.
 func TaskIDs() []string {
 	ids := make([]string, len(taskDefs))
 	for i, d := range taskDefs {

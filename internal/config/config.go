@@ -21,24 +21,46 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rlpool/rlpool/agent"
-	"github.com/rlpool/rlpool/agent/impala"
 	"github.com/rlpool/rlpool/agent/ppo"
 	"github.com/rlpool/rlpool/envpool"
 )
 
-// Config is a whole run config. Sections: [run], [env], [net], [ppo].
+// Config is a whole run config. Sections: [run], [env], [net], and one section per
+// learner in Algorithms ([ppo], [impala]), of which run.algo's is used.
 type Config struct {
 	Run RunConfig       `toml:"run"`
 	Env EnvConfig       `toml:"env"`
 	Net agent.NetConfig `toml:"net"`
-	PPO ppo.Config      `toml:"ppo"`
-	// IMPALA is read when run.algo = "impala" (agent/impala).
-	IMPALA impala.Config `toml:"impala"`
+	// Learners holds every learner's section by name: pointers to the learners' own
+	// config structs (ppo.Config, impala.Config), defaults filled in.
+	Learners map[string]any `toml:"-"`
+}
+
+// Algorithm returns the learner run.algo names.
+func (c *Config) Algorithm() (agent.Algorithm, error) {
+	for _, a := range Algorithms {
+		if a.Name == c.Run.Algo {
+			return a, nil
+		}
+	}
+	return agent.Algorithm{}, fmt.Errorf("run.algo = %q: use one of %s", c.Run.Algo, strings.Join(algorithmNames(), ", "))
+}
+
+// Section returns the section of the learner run.algo names (a pointer to its config
+// struct), or nil for an unknown learner.
+func (c *Config) Section() any { return c.Learners[c.Run.Algo] }
+
+func algorithmNames() []string {
+	var names []string
+	for _, a := range Algorithms {
+		names = append(names, a.Name)
+	}
+	return names
 }
 
 // RunConfig is the [run] section: what to train for how long, and where to write it.
 type RunConfig struct {
-	Algo        string `toml:"algo" oneof:"ppo|impala" help:"learner"`
+	Algo        string `toml:"algo" help:"learner: the name of a learner section, e.g. ppo or impala"`
 	Name        string `toml:"name" help:"run name: the run directory is <dir>/<name>-<date>-<time>-s<seed>"`
 	Dir         string `toml:"dir" help:"folder that holds run directories"`
 	Seed        int64  `toml:"seed" range:"[0,1e15]" help:"seeds weights, sampling and envs (env i gets a seed derived from it plus i)"`
@@ -53,37 +75,24 @@ type RunConfig struct {
 	StopAtTarget bool    `toml:"stop_at_target" help:"stop the run once the recent mean return reaches target_return"`
 }
 
-// EnvConfig is the [env] section: the task and the pool that runs it.
+// EnvConfig is the [env] section: the task and the pool that runs it. The pool's keys
+// (num_envs, batch_size, num_threads, max_episode_steps, thread_affinity[_offset]) are
+// envpool.Options itself, with its tags.
 type EnvConfig struct {
-	Task                 string         `toml:"task" help:"task id, e.g. CartPole-v1"`
-	NumEnvs              int            `toml:"num_envs" range:"[1,100000]" help:"env instances"`
-	BatchSize            int            `toml:"batch_size" range:"[0,100000]" help:"rows per batch; 0 = num_envs (sync mode), less is async mode"`
-	NumThreads           int            `toml:"num_threads" range:"[0,4096]" help:"pool worker goroutines; 0 = min(batch_size, cores)"`
-	MaxEpisodeSteps      int            `toml:"max_episode_steps" range:"[-1,1e9]" help:"time limit; 0 takes the task's, -1 disables it"`
-	ThreadAffinity       bool           `toml:"thread_affinity" help:"pin pool workers to cores"`
-	ThreadAffinityOffset int            `toml:"thread_affinity_offset" range:"[0,4096]" help:"first core to pin to"`
-	Options              map[string]any `toml:"options" help:"the env family's own options (checked by the family)"`
-	RomsDir              string         `toml:"roms_dir" help:"Atari ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
-}
-
-// PoolOptions returns the engine options of the [env] section (the seed is the
-// learner's to set).
-func (e EnvConfig) PoolOptions() envpool.Options {
-	return envpool.Options{
-		NumEnvs: e.NumEnvs, BatchSize: e.BatchSize, NumThreads: e.NumThreads,
-		MaxEpisodeSteps: e.MaxEpisodeSteps, ThreadAffinity: e.ThreadAffinity,
-		ThreadAffinityOffset: e.ThreadAffinityOffset,
-	}
+	Task            string         `toml:"task" help:"task id, e.g. CartPole-v1"`
+	envpool.Options                // the engine's options; the learner sets the seed and auto-reset mode
+	Family          map[string]any `toml:"options" help:"the env family's own options (checked by the family)"`
+	RomsDir         string         `toml:"roms_dir" help:"Atari ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
 }
 
 // FamilyOptions returns the options handed to the env family: the [env.options] table
 // plus roms_dir when it is set (an explicit options.roms_dir wins).
 func (e EnvConfig) FamilyOptions() map[string]any {
 	if e.RomsDir == "" {
-		return e.Options
+		return e.Family
 	}
-	m := make(map[string]any, len(e.Options)+1)
-	for k, v := range e.Options {
+	m := make(map[string]any, len(e.Family)+1)
+	for k, v := range e.Family {
 		m[k] = v
 	}
 	if _, ok := m["roms_dir"]; !ok {
@@ -92,16 +101,57 @@ func (e EnvConfig) FamilyOptions() map[string]any {
 	return m
 }
 
-// Default returns the built-in defaults: CleanRL's CartPole PPO.
+// Default returns the built-in defaults: CleanRL's CartPole PPO, and every learner's
+// section at its defaults.
 func Default() Config {
-	return Config{
-		Run: RunConfig{Algo: "ppo", Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
+	c := Config{
+		Run: RunConfig{Algo: ppo.Algo, Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
 			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN()},
-		Env:    EnvConfig{Task: "CartPole-v1", NumEnvs: 4},
-		Net:    agent.DefaultNetConfig(),
-		PPO:    ppo.DefaultConfig(),
-		IMPALA: impala.DefaultConfig(),
+		Env:      EnvConfig{Task: "CartPole-v1", Options: envpool.Options{NumEnvs: 4}},
+		Net:      agent.DefaultNetConfig(),
+		Learners: map[string]any{},
 	}
+	for _, a := range Algorithms {
+		c.Learners[a.Name] = a.NewConfig()
+	}
+	return c
+}
+
+// schema returns the config as one struct value whose fields are the sections, the
+// learners' included (built with reflect.StructOf from Algorithms): the reflection
+// below (assign, checkRanges, overrides, help) and the TOML encoder walk it like any
+// struct. Its learner fields point at c's own sections.
+func (c *Config) schema() reflect.Value {
+	fields := []reflect.StructField{
+		{Name: "Run", Type: reflect.TypeOf(c.Run), Tag: `toml:"run"`},
+		{Name: "Env", Type: reflect.TypeOf(c.Env), Tag: `toml:"env"`},
+		{Name: "Net", Type: reflect.TypeOf(c.Net), Tag: `toml:"net"`},
+	}
+	for i, a := range Algorithms {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Learner%d", i),
+			Type: reflect.TypeOf(c.Learners[a.Name]), Tag: reflect.StructTag(fmt.Sprintf(`toml:"%s"`, a.Name))})
+	}
+	v := reflect.New(reflect.StructOf(fields)).Elem()
+	v.Field(0).Set(reflect.ValueOf(c.Run))
+	v.Field(1).Set(reflect.ValueOf(c.Env))
+	v.Field(2).Set(reflect.ValueOf(c.Net))
+	for i, a := range Algorithms {
+		v.Field(3 + i).Set(reflect.ValueOf(c.Learners[a.Name]))
+	}
+	return v
+}
+
+// fromSchema copies the sections back from a schema value.
+func (c *Config) fromSchema(v reflect.Value) {
+	c.Run = v.Field(0).Interface().(RunConfig)
+	c.Env = v.Field(1).Interface().(EnvConfig)
+	c.Net = v.Field(2).Interface().(agent.NetConfig)
+}
+
+// schemaType is the type of schema's value: what overrides and help walk.
+func schemaType() reflect.Type {
+	c := Default()
+	return c.schema().Type()
 }
 
 // Load reads a config file (path "" means defaults only), applies the overrides
@@ -130,10 +180,12 @@ func FromMap(raw map[string]any, overrides []string, source string) (*Config, er
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, assign(reflect.ValueOf(&cfg).Elem(), raw, "")...)
+	sv := cfg.schema()
+	errs = append(errs, assign(sv, raw, "")...)
 	// Keys that failed to assign kept their defaults, so ranges can still be checked:
 	// report every problem at once.
-	errs = append(errs, checkRanges(reflect.ValueOf(cfg), "")...)
+	errs = append(errs, checkRanges(sv, "")...)
+	cfg.fromSchema(sv)
 	if len(errs) == 0 {
 		errs = append(errs, cfg.checkCombinations()...)
 	}
@@ -150,16 +202,12 @@ func FromMap(raw map[string]any, overrides []string, source string) (*Config, er
 // checkCombinations reports settings that are fine alone but not together.
 func (c *Config) checkCombinations() []error {
 	var errs []error
-	bs := c.Env.BatchSize
-	if bs == 0 {
-		bs = c.Env.NumEnvs
+	if err := agent.CheckPool(c.Env.Options); err != nil {
+		errs = append(errs, err)
 	}
-	if bs > c.Env.NumEnvs {
-		errs = append(errs, fmt.Errorf("env.batch_size = %d is more than env.num_envs = %d: use at most num_envs (0 means num_envs)", bs, c.Env.NumEnvs))
-	} else if c.Env.NumEnvs%bs != 0 {
-		errs = append(errs, fmt.Errorf("env.batch_size = %d must divide env.num_envs = %d", bs, c.Env.NumEnvs))
-	}
-	if err := c.PPO.Check(c.Env.NumEnvs); err != nil {
+	if a, err := c.Algorithm(); err != nil {
+		errs = append(errs, err)
+	} else if err := a.Check(c.Section(), c.Env.Options); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Run.Name == "" || strings.ContainsAny(c.Run.Name, `/\`) {
@@ -174,14 +222,11 @@ func (c *Config) checkCombinations() []error {
 // CheckTask reports settings that do not fit the task's spec, e.g. a categorical head
 // on a continuous action space.
 func (c *Config) CheckTask(spec *envpool.Spec) error {
-	if c.Run.Algo == impala.Algo {
-		if err := impala.CheckSpec(c.IMPALA.Network, spec); err != nil {
-			return fmt.Errorf("config: %w", err)
-		}
-		return nil
+	a, err := c.Algorithm()
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
-	// PPO: the network (ppo.network: mlp or nature_cnn) and the head must fit.
-	if err := ppo.CheckSpec(c.PPO, c.Net, spec); err != nil {
+	if err := a.CheckSpec(c.Section(), c.Net, spec); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil
@@ -202,16 +247,28 @@ func (c *Config) Target(spec *envpool.Spec) (float64, bool) {
 // Encode writes the config as TOML (every key, resolved).
 func (c *Config) Encode() ([]byte, error) {
 	var b bytes.Buffer
-	if err := toml.NewEncoder(&b).Encode(c); err != nil {
+	if err := toml.NewEncoder(&b).Encode(c.schema().Interface()); err != nil {
 		return nil, fmt.Errorf("config: encode: %w", err)
 	}
 	return b.Bytes(), nil
 }
 
+// fields lists a section's keys as struct fields: its own and those of embedded
+// structs (EnvConfig embeds envpool.Options), without fields tagged toml:"-".
+func fields(t reflect.Type) []reflect.StructField {
+	var fs []reflect.StructField
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() || tagName(f) == "-" {
+			continue
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
 // fieldByKey finds the struct field whose toml tag is key.
 func fieldByKey(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
+	for _, f := range fields(t) {
 		if tagName(f) == key {
 			return f, true
 		}
@@ -227,8 +284,8 @@ func tagName(f reflect.StructField) string {
 // keysOf lists the keys a section takes.
 func keysOf(t reflect.Type) []string {
 	var ks []string
-	for i := range t.NumField() {
-		ks = append(ks, tagName(t.Field(i)))
+	for _, f := range fields(t) {
+		ks = append(ks, tagName(f))
 	}
 	return ks
 }
@@ -250,6 +307,9 @@ func assign(v reflect.Value, raw map[string]any, prefix string) []error {
 			continue
 		}
 		fv := v.FieldByIndex(f.Index)
+		if fv.Kind() == reflect.Pointer { // a learner's section
+			fv = fv.Elem()
+		}
 		val := raw[k]
 		if fv.Kind() == reflect.Struct {
 			sub, ok := val.(map[string]any)
@@ -401,10 +461,11 @@ func setValue(fv reflect.Value, val any, key string) error {
 // checkRanges applies range and oneof tags to every field.
 func checkRanges(v reflect.Value, prefix string) []error {
 	var errs []error
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		fv := v.Field(i)
+	for _, f := range fields(v.Type()) {
+		fv := v.FieldByIndex(f.Index)
+		if fv.Kind() == reflect.Pointer {
+			fv = fv.Elem()
+		}
 		key := prefix + tagName(f)
 		if fv.Kind() == reflect.Struct {
 			errs = append(errs, checkRanges(fv, key+".")...)

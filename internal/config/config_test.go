@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/rlpool/rlpool/agent/ppo"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,16 +65,16 @@ func TestOverridesAreTypedBySchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.PPO.LearningRate != 3e-4 || c.Run.Name != "b" || c.Run.TotalSteps != 1_000_000 || c.PPO.AnnealLR ||
+	if ppoOf(c).LearningRate != 3e-4 || c.Run.Name != "b" || c.Run.TotalSteps != 1_000_000 || ppoOf(c).AnnealLR ||
 		len(c.Net.Hidden) != 2 || c.Net.Hidden[0] != 32 || c.Net.Hidden[1] != 16 || c.Run.Seed != 7 {
 		t.Errorf("overrides not applied: %+v", c)
 	}
-	if c.Env.Options["frame_skip"] != int64(4) || c.Env.Options["mode"] != "fast" {
-		t.Errorf("env.options = %v", c.Env.Options)
+	if c.Env.Family["frame_skip"] != int64(4) || c.Env.Family["mode"] != "fast" {
+		t.Errorf("env.options = %v", c.Env.Family)
 	}
 	// Untouched keys keep their defaults.
-	if c.PPO.Gamma != Default().PPO.Gamma || !math.IsNaN(c.Run.TargetReturn) {
-		t.Errorf("defaults lost: gamma %v target %v", c.PPO.Gamma, c.Run.TargetReturn)
+	if ppoOf(c).Gamma != ppoOf(ptr(Default())).Gamma || !math.IsNaN(c.Run.TargetReturn) {
+		t.Errorf("defaults lost: gamma %v target %v", ppoOf(c).Gamma, c.Run.TargetReturn)
 	}
 }
 
@@ -123,13 +124,18 @@ func TestShippedConfigsLoad(t *testing.T) {
 }
 
 func TestRomsDirReachesTheFamily(t *testing.T) {
-	e := EnvConfig{RomsDir: "/roms", Options: map[string]any{"frame_skip": 4}}
+	e := EnvConfig{RomsDir: "/roms", Family: map[string]any{"frame_skip": 4}}
 	m := e.FamilyOptions()
-	if m["roms_dir"] != "/roms" || m["frame_skip"] != 4 || len(e.Options) != 1 {
-		t.Fatalf("family options %v (config options %v)", m, e.Options)
+	if m["roms_dir"] != "/roms" || m["frame_skip"] != 4 || len(e.Family) != 1 {
+		t.Fatalf("family options %v (config options %v)", m, e.Family)
 	}
-	e.Options["roms_dir"] = "/other"
+	e.Family["roms_dir"] = "/other"
 	if e.FamilyOptions()["roms_dir"] != "/other" {
 		t.Fatal("an explicit options.roms_dir must win")
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
+
+// ppoOf returns a config's [ppo] section.
+func ppoOf(c *Config) *ppo.Config { return c.Learners[ppo.Algo].(*ppo.Config) }

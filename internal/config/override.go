@@ -21,7 +21,7 @@ func applyOverride(raw map[string]any, o string) error {
 		return fmt.Errorf("-set %q: write key=value, e.g. -set ppo.learning_rate=3e-4", o)
 	}
 	parts := strings.Split(key, ".")
-	t := reflect.TypeOf(Config{})
+	t := schemaType()
 	table := raw
 	for i, p := range parts {
 		prefix := strings.Join(parts[:i], ".")
@@ -33,13 +33,17 @@ func applyOverride(raw map[string]any, o string) error {
 			return unknownKey(key, prefix, t)
 		}
 		last := i == len(parts)-1
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer { // a learner's section
+			ft = ft.Elem()
+		}
 		switch {
-		case f.Type.Kind() == reflect.Struct:
+		case ft.Kind() == reflect.Struct:
 			if last {
-				return fmt.Errorf("-set %s: %s is a section; set one of its keys (%s)", key, key, strings.Join(keysOf(f.Type), ", "))
+				return fmt.Errorf("-set %s: %s is a section; set one of its keys (%s)", key, key, strings.Join(keysOf(ft), ", "))
 			}
 			table = subTable(table, p)
-			t = f.Type
+			t = ft
 		case f.Type.Kind() == reflect.Map:
 			if last {
 				return fmt.Errorf("-set %s: set one option at a time, e.g. -set %s.frame_skip=4", key, key)

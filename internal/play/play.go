@@ -17,10 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"gorgonia.org/tensor"
-
 	"github.com/rlpool/rlpool/agent"
-	"github.com/rlpool/rlpool/agent/impala"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/atari"
@@ -38,11 +35,12 @@ type Agent struct {
 	Note       string // e.g. that best.ckpt was missing and latest.ckpt was used
 
 	factory envpool.Factory
-	policy  *agent.Policy // MLP actor (PPO, IMPALA with network = mlp)
+	policy  *agent.Policy // MLP actor-critic (network mlp), evaluated in plain Go
 	layers  []layer
-	cnn     *cnnNet // Nature CNN (IMPALA on pixels); nil for MLPs
+	cnn     *cnnNet // Nature CNN (pixels), run as a graph; nil for MLPs
 	random  bool
 	obsRMS  *agent.RunningMeanStd
+	obsClip float64
 	// scratch
 	norm, bufA, bufB []float32
 }
@@ -109,37 +107,21 @@ func Load(runDir, which string) (*Agent, error) {
 	if ckpt.Algo != cfg.Run.Algo {
 		return nil, fmt.Errorf("play: %s was written by %s, but the run's config says run.algo = %s", a.Checkpoint, ckpt.Algo, cfg.Run.Algo)
 	}
-	netCfg := cfg.Net
-	if cfg.Run.Algo != impala.Algo && ppoNature(cfg, &a.Spec) { // PPO from pixels (cnn_ppo.go)
-		if a.cnn, err = loadPPONature(ckpt, a.Spec); err != nil {
+	algo, err := cfg.Algorithm()
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	tr, err := algo.Policy(cfg.Section(), cfg.Net, &a.Spec, ckpt)
+	if err != nil {
+		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
+	}
+	if tr.Policy.Torso != nil { // pixels: the Nature CNN, run as a graph
+		if a.cnn, err = newCNNNet(tr.Policy); err != nil {
 			return nil, err
 		}
 		return a, nil
 	}
-	if cfg.Run.Algo == impala.Algo {
-		// IMPALA: the Nature CNN for image observations (network auto or nature_cnn),
-		// else the [net] MLPs with a categorical head, as agent/impala builds them.
-		img := a.Spec.ObsSpace.DType == envpool.Uint8 && len(a.Spec.ObsSpace.Shape) == 3
-		if cfg.IMPALA.Network == impala.NetNatureCNN || (cfg.IMPALA.Network == impala.NetAuto && img) {
-			if a.cnn, err = loadNature(ckpt, a.Spec); err != nil {
-				return nil, err
-			}
-			return a, nil
-		}
-		netCfg.Head = agent.HeadCategorical
-	}
-	if a.policy, err = agent.NewPolicy(&a.Spec, netCfg, tensor.Float32); err != nil {
-		return nil, fmt.Errorf("play: %w", err)
-	}
-	if err := ckpt.GetParams("", a.policy.Params()); err != nil {
-		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
-	}
-	if cfg.Run.Algo != impala.Algo && cfg.PPO.NormObs {
-		a.obsRMS = agent.NewRunningMeanStd(a.policy.ObsDim)
-		if err := ckpt.GetRMS("obs_rms", a.obsRMS); err != nil {
-			return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
-		}
-	}
+	a.policy, a.obsRMS, a.obsClip = tr.Policy, tr.ObsRMS, tr.ObsClip
 	ps := a.policy.Actor.Params
 	for l := 0; 2*l < len(ps); l++ {
 		sh := ps[2*l].T.Shape()
@@ -164,7 +146,7 @@ func Random(taskID string, family map[string]any) (*Agent, error) {
 	}
 	a := &Agent{Config: &config.Config{}, Checkpoint: "(none: random actions)", random: true}
 	*a.Config = config.Default()
-	a.Config.Env.Task, a.Config.Env.Options = taskID, family
+	a.Config.Env.Task, a.Config.Env.Family = taskID, family
 	if a.Spec, a.factory, err = task.New(family); err != nil {
 		return nil, fmt.Errorf("play: %s options: %w", taskID, err)
 	}
@@ -180,7 +162,7 @@ func fileExists(p string) bool {
 func (a *Agent) head(obs []float32) []float32 {
 	x := a.norm
 	if a.obsRMS != nil {
-		a.obsRMS.Normalize(obs, x, a.Config.PPO.ObsClip)
+		a.obsRMS.Normalize(obs, x, a.obsClip)
 	} else {
 		copy(x, obs)
 	}
@@ -384,7 +366,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 	// Returns are raw: the family's unclipped reward column when it has one (Atari).
 	rawCol := a.Spec.InfoIndex("reward")
 	act := make([]float32, max(a.Spec.ActionSpace.Size(), 1))
-	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0xe7a1))
+	rng := agent.NewRand(opts.Seed, agent.StreamEval)
 	framer := framerOf(env)
 	record := func() error {
 		if opts.Record == nil {

@@ -13,6 +13,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/impala"
 	_ "github.com/rlpool/rlpool/envs/classic"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/render"
@@ -69,7 +70,7 @@ func TestPlayMatchesGraphAndRecords(t *testing.T) {
 	// The plain-Go actor must agree with the policy's Gorgonia graph.
 	obs := []float32{0.03, -0.2, 0.05, 0.4}
 	normed := make([]float32, 4)
-	a.obsRMS.Normalize(obs, normed, a.Config.PPO.ObsClip)
+	a.obsRMS.Normalize(obs, normed, a.obsClip)
 	g := G.NewGraph()
 	in, inT := agent.Input(g, tensor.Float32, "obs", 1, 4)
 	copy(inT.Data().([]float32), normed)
@@ -237,8 +238,15 @@ func TestImpalaNatureCNN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck.F32[policyBias][0] += 1
-	net, err := loadNature(ck, a.Spec)
+	load := func(ck *agent.Checkpoint) (*cnnNet, error) {
+		tr, err := impala.Algorithm.Policy(a.Config.Section(), a.Config.Net, &a.Spec, ck)
+		if err != nil {
+			return nil, err
+		}
+		return newCNNNet(tr.Policy)
+	}
+	ck.F32["actor.b0"][0] += 1
+	net, err := load(ck)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,8 +263,8 @@ func TestImpalaNatureCNN(t *testing.T) {
 			t.Fatalf("logits %v after raising bias 0, want %v + [1 0 ...]", after, before)
 		}
 	}
-	delete(ck.F32, policyWeight)
-	if _, err := loadNature(ck, a.Spec); err == nil {
+	delete(ck.F32, "actor.w0")
+	if _, err := load(ck); err == nil {
 		t.Error("a checkpoint without the policy head loaded")
 	}
 	a.Config.Env.MaxEpisodeSteps = 30

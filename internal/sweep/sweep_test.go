@@ -15,6 +15,8 @@ import (
 
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
+
+	"github.com/rlpool/rlpool/agent/ppo"
 )
 
 // The tests run trials as real child processes: the test binary re-executed as a fake
@@ -232,8 +234,8 @@ func TestInterruptedSweepResumes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("best.toml is not a loadable config: %v", err)
 	}
-	if cfg.PPO.LearningRate != 3e-3 || cfg.Run.TotalSteps != 1000 {
-		t.Errorf("best config: learning_rate %v total_steps %d, want 0.003 and the base's 1000", cfg.PPO.LearningRate, cfg.Run.TotalSteps)
+	if lr := cfg.Section().(*ppo.Config).LearningRate; lr != 3e-3 || cfg.Run.TotalSteps != 1000 {
+		t.Errorf("best config: learning_rate %v total_steps %d, want 0.003 and the base's 1000", lr, cfg.Run.TotalSteps)
 	}
 	// A third run has nothing left to do.
 	before := len(invocations(t, dir))

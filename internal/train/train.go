@@ -23,9 +23,9 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/blas"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
-	"github.com/rlpool/rlpool/agent/blas"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/tensorboard"
@@ -84,7 +84,7 @@ type runner struct {
 	cfg       *config.Config
 	dir       *rundir.Dir
 	meta      *rundir.Meta
-	learner   Learner
+	learner   agent.Learner
 	statNames []string
 	metrics   *rundir.CSV
 	tb        *tensorboard.Writer // mirrors metrics.csv rows; nil when it could not be created
@@ -217,13 +217,16 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	mk, ok := learners[r.cfg.Run.Algo]
-	if !ok {
-		return fmt.Errorf("run.algo = %q: no such learner", r.cfg.Run.Algo)
-	}
-	if r.learner, r.statNames, err = mk(r.cfg, spec, factory); err != nil {
+	algo, err := r.cfg.Algorithm()
+	if err != nil {
 		return err
 	}
+	s := agent.Setup{Spec: spec, Factory: factory, Pool: r.cfg.Env.Options, Net: r.cfg.Net,
+		Seed: r.cfg.Run.Seed, TotalSteps: r.cfg.Run.TotalSteps}
+	if r.learner, err = algo.New(s, r.cfg.Section()); err != nil {
+		return err
+	}
+	r.statNames = algo.StatNames
 	r.target, r.hasTarget = r.cfg.Target(&spec)
 	if r.hasTarget {
 		r.meta.Target = &r.target

@@ -41,9 +41,9 @@ type cartridge interface {
 // page returns the 64-byte page of b starting at off.
 func page(b []byte, off int) *[64]byte { return (*[64]byte)(b[off : off+64]) }
 
-// DetectScheme returns the scheme ALE's Stella would auto-detect for rom (notes §8.1).
-// Schemes that Stella knows but this package does not emulate are returned by name
-// with an error.
+// DetectScheme returns the scheme ALE's Stella would auto-detect for rom
+// (docs/design/emulator.md, Cartridges). Schemes that Stella knows but this package
+// does not emulate are returned by name with an error.
 func DetectScheme(rom []byte) (string, error) {
 	s := detectScheme(rom)
 	for _, k := range SupportedSchemes {

@@ -11,9 +11,9 @@ type dpcState struct {
 	Frac                 float64 // fractional DPC oscillator clocks
 }
 
-// dpcCart is David Crane's DPC scheme as ALE's Stella implements it (notes §8): two
-// 4K program banks switched by FF8/FF9 and a 2K display image read through the data
-// fetchers at offsets 0x000-0x07F.
+// dpcCart is David Crane's DPC scheme as ALE's Stella implements it
+// (docs/design/emulator.md, Cartridges): two 4K program banks switched by FF8/FF9 and a
+// 2K display image read through the data fetchers at offsets 0x000-0x07F.
 type dpcCart struct {
 	prog []byte // 8K program
 	disp []byte // 2K display data

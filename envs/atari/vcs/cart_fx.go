@@ -2,7 +2,8 @@ package vcs
 
 // bankCart covers the F8, F6 and F4 schemes (2, 4 or 8 banks of 4K switched by
 // accessing the offsets just below 0xFFC) and their Superchip (SC) variants with 128
-// bytes of extra RAM: writes at offsets 0x000-0x07F, reads at 0x080-0x0FF (notes §8).
+// bytes of extra RAM: writes at offsets 0x000-0x07F, reads at 0x080-0x0FF
+// (docs/design/emulator.md, Cartridges).
 type bankCart struct {
 	rom       []byte
 	bank      int

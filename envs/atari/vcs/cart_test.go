@@ -140,7 +140,8 @@ func TestCartDPC(t *testing.T) {
 	expectRead(t, c, 0x1001, 7)
 }
 
-// TestDetectScheme checks auto-detection on synthetic images (notes §8.1).
+// TestDetectScheme checks auto-detection on synthetic images
+// (docs/design/emulator.md, Cartridges).
 func TestDetectScheme(t *testing.T) {
 	withSig := func(size int, sig ...byte) []byte {
 		rom := bankROM(size)

@@ -3,9 +3,11 @@ package vcs
 import "fmt"
 
 // Config holds the ROM properties ALE takes from its properties table that affect
-// emulation (notes §1.1, §1.7). Start from DefaultConfig and change what the game needs.
+// emulation (docs/design/emulator.md, ROM properties). Start from DefaultConfig and
+// change what the game needs.
 type Config struct {
-	// Scheme is the cartridge scheme; "" auto-detects as Stella does (notes §8.1).
+	// Scheme is the cartridge scheme; "" auto-detects as Stella does
+	// (docs/design/emulator.md, Cartridges).
 	Scheme string
 	// YStart is the first frame line shown on screen (default 34).
 	YStart int
@@ -58,10 +60,11 @@ type Console struct {
 	potResistance [4]int32 // INPT0..INPT3 analog pins
 }
 
-// NewConsole builds the console for rom in ALE's order (notes §1.1): system RNG, CPU,
-// RIOT (randomised RAM), TIA, cartridge; a System reset; the 60 PAL-detection frames;
-// and a final System reset. Wrong sizes or unknown schemes return an error that names
-// the supported schemes.
+// NewConsole builds the console for rom in ALE's order
+// (docs/design/emulator.md, Construction, reset and randomness): system RNG, CPU, RIOT
+// (randomised RAM), TIA, cartridge; a System reset; the 60 PAL-detection frames; and a
+// final System reset. Wrong sizes or unknown schemes return an error that names the
+// supported schemes.
 func NewConsole(rom []byte, cfg Config) (*Console, error) {
 	c, err := buildConsole(rom, cfg)
 	if err != nil {
@@ -127,8 +130,9 @@ func (c *Console) setDisplay(pal bool) {
 	}
 }
 
-// Reset is System::reset (notes §1.3): rebase and zero the cycle counter, reset the
-// RIOT, TIA and cartridge in attach order, then the CPU.
+// Reset is System::reset (docs/design/emulator.md, Construction, reset and randomness):
+// rebase and zero the cycle counter, reset the RIOT, TIA and cartridge in attach order,
+// then the CPU.
 func (c *Console) Reset() {
 	c.resetCycles()
 	c.riot.reset()
@@ -149,8 +153,8 @@ func (c *Console) resetCycles() {
 // cycles returns the system cycle counter as Stella's uint32.
 func (c *Console) cycles() uint32 { return uint32(c.cpu.Cycles) }
 
-// RunFrame runs one TIA frame update (notes §2.3). A jammed CPU returns an error
-// wrapping ErrJAM (the frame is then partial and greyed, as in ALE).
+// RunFrame runs one TIA frame update (docs/design/emulator.md, Frames). A jammed CPU
+// returns an error wrapping ErrJAM (the frame is then partial and greyed, as in ALE).
 func (c *Console) RunFrame() error { return c.tia.update() }
 
 // Screen returns the current frame buffer's 160 x Height bytes (colour values & 0xFE,
@@ -189,8 +193,9 @@ func (c *Console) CPU() *CPU { return c.cpu }
 // for frames nobody looks at.
 func (c *Console) SetRenderEnabled(on bool) { c.tia.render = on }
 
-// Read is the system bus read (notes §4): 13-bit decode to TIA, RIOT RAM, RIOT I/O or
-// cartridge, with the full address passed to devices. It records the data-bus value.
+// Read is the system bus read (docs/design/emulator.md, The bus): 13-bit decode to TIA,
+// RIOT RAM, RIOT I/O or cartridge, with the full address passed to devices. It records
+// the data-bus value.
 func (c *Console) Read(addr uint16) uint8 {
 	if p := c.cpu.rpages[(addr>>6)&127]; p != nil {
 		v := p[addr&63]

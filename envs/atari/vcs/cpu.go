@@ -33,10 +33,11 @@ func (e *JAMError) Error() string {
 // Unwrap returns ErrJAM, so errors.Is(err, ErrJAM) holds for every JAM report.
 func (e *JAMError) Unwrap() error { return ErrJAM }
 
-// CPU is the 6507 as ALE's M6502Low models it: the whole base cycle count of an opcode is
-// charged right after the opcode fetch, the bus sees only the accesses M6502Low makes (no
-// real-hardware dummy cycles), decimal mode is Stella's table-driven version, and the
-// undocumented opcodes behave as Stella implements them (STELLA_CORE_NOTES.md §3).
+// CPU is the 6507 as ALE's M6502Low models it: the whole base cycle count of an opcode
+// is charged right after the opcode fetch, the bus sees only the accesses M6502Low
+// makes (no real-hardware dummy cycles), decimal mode is Stella's table-driven version,
+// and the undocumented opcodes behave as Stella implements them
+// (docs/design/emulator.md, The CPU).
 type CPU struct {
 	// A, X, Y and SP are the 8-bit registers; PC is the full 16-bit program counter
 	// (never masked, as in Stella).
@@ -44,8 +45,9 @@ type CPU struct {
 	PC          uint16
 
 	// Cycles is the system cycle counter. The opcode's base cycle count is added right
-	// after the opcode fetch, page-cross and taken-branch cycles at the points STELLA_CORE_NOTES
-	// §3.3 gives. The console rebases it and the TIA adds WSYNC stalls to it directly.
+	// after the opcode fetch, page-cross and taken-branch cycles later, where M6502Low
+	// adds them (docs/design/emulator.md, The CPU). The console rebases it and the TIA
+	// adds WSYNC stalls to it directly.
 	Cycles uint64
 
 	// LastAccessWasRead is true when the CPU's latest completed bus access was a read. It
@@ -112,10 +114,10 @@ func NewCPU(bus Bus) *CPU {
 	return c
 }
 
-// Reset is M6502::reset (STELLA_CORE_NOTES §1.4): A = X = Y = 0, SP = 0xFF, status 0x20
-// (so I is clear, unlike real hardware), stop and JAM cleared, last access a read, and PC
-// read little-endian from 0xFFFC then 0xFFFD through the bus. Cycles is left alone: the
-// system resets its counter itself.
+// Reset is M6502::reset (docs/design/emulator.md, The CPU): A = X = Y = 0, SP = 0xFF,
+// status 0x20 (so I is clear, unlike real hardware), stop and JAM cleared, last access
+// a read, and PC read little-endian from 0xFFFC then 0xFFFD through the bus. Cycles is
+// left alone: the system resets its counter itself.
 func (c *CPU) Reset() {
 	c.A, c.X, c.Y, c.SP = 0, 0, 0, 0xFF
 	c.SetP(0x20)
@@ -180,10 +182,11 @@ func (c *CPU) Step() error {
 	return nil
 }
 
-// Run is M6502Low::execute(n) (STELLA_CORE_NOTES §3.2): it clears the stop request, then
-// executes instructions until maxInstructions have run, Stop was called during one, or a
-// JAM halts the CPU. It returns how many instructions ran (a JAM opcode counts, as the C++
-// loop decrements its counter for it) and the JAM error if the CPU is halted.
+// Run is M6502Low::execute(n) (docs/design/emulator.md, The CPU): it clears the stop
+// request, then executes instructions until maxInstructions have run, Stop was called
+// during one, or a JAM halts the CPU. It returns how many instructions ran (a JAM
+// opcode counts, as the C++ loop decrements its counter for it) and the JAM error if
+// the CPU is halted.
 func (c *CPU) Run(maxInstructions int) (executed int, err error) {
 	c.stop, c.exit = false, false
 	if c.Halted {

@@ -1,8 +1,9 @@
 package vcs
 
-// cpuCycles is M6502's base cycle table (STELLA_CORE_NOTES §3.3), indexed by opcode. The
-// whole count is charged right after the opcode fetch, before any operand access; page
-// crosses (read forms only) and taken branches add to it later. JAM opcodes cost 2.
+// cpuCycles is M6502's base cycle table (docs/design/emulator.md, The CPU), indexed by
+// opcode. The whole count is charged right after the opcode fetch, before any operand
+// access; page crosses (read forms only) and taken branches add to it later. JAM
+// opcodes cost 2.
 var cpuCycles = [256]uint8{
 	//0 1  2  3  4  5  6  7  8  9  A  B  C  D  E  F
 	7, 6, 2, 8, 3, 3, 5, 5, 3, 2, 2, 2, 4, 4, 6, 6, // 0
@@ -38,7 +39,7 @@ var cpuBCD = func() (t [512]uint8) {
 // execute runs instructions until max have run, Stop was called during one, or a JAM
 // halted the CPU, and returns how many ran (the JAM opcode included). Each one is a
 // fetch, the base cycle charge, then the opcode's bus accesses and operation. The cases
-// are the opcode map of STELLA_CORE_NOTES §3.5; "*" marks read forms that pay the
+// are the opcode map ALE's M6502 implements; "*" marks read forms that pay the
 // page-cross cycle. Anything not listed is a JAM opcode. The loop lives here rather than
 // in Run so that the CPU stays in registers across instructions.
 func (c *CPU) execute(max int) (n int) {

@@ -3,8 +3,9 @@ package vcs
 import "math/bits"
 
 // This file holds the CPU's bus helpers, addressing modes and one short function per
-// instruction family. Every bus access listed in STELLA_CORE_NOTES §3.4 is made here and
-// nowhere else; the opcode switch in cpu_exec.go only wires modes to families.
+// instruction family. Every bus access that ALE's M6502Low makes
+// (docs/design/emulator.md, The CPU) is made here and nowhere else; the opcode switch
+// in cpu_exec.go only wires modes to families.
 //
 // harteMode (unexported, set only by tests) switches the places where ALE's M6502Low and
 // Tom Harte's 6502 vectors disagree, so that the same core can be checked against them:
@@ -242,7 +243,7 @@ func (c *CPU) incM(a uint16) { c.write(a, c.inc(c.read(a))) }
 func (c *CPU) decM(a uint16) { c.write(a, c.dec(c.read(a))) }
 
 // Undocumented read-modify-write combinations: the shift/increment, its write, then the
-// ALU operation on the written value (STELLA_CORE_NOTES §3.6).
+// ALU operation on the written value, as Stella implements them.
 func (c *CPU) slo(a uint16) { v := c.asl(c.read(a)); c.write(a, v); c.ora(v) }
 func (c *CPU) rla(a uint16) { v := c.rol(c.read(a)); c.write(a, v); c.and(v) }
 func (c *CPU) sre(a uint16) { v := c.lsr(c.read(a)); c.write(a, v); c.eor(v) }
@@ -373,7 +374,7 @@ func (c *CPU) sbcNMOS(v uint8) {
 	c.A = uint8(t)
 }
 
-// --- Undocumented immediate-mode ALU ops (STELLA_CORE_NOTES §3.6) ------------------------
+// --- Undocumented immediate-mode ALU ops, as Stella implements them ---------------------
 
 // anc is ANC (0B, 2B): AND, then C = N.
 func (c *CPU) anc(v uint8) { c.and(v); c.flagC = c.A&0x80 != 0 }

@@ -490,7 +490,8 @@ func TestCPUDecimalRRAISB(t *testing.T) {
 	}
 }
 
-// TestCPUResetAndP checks §1.4: registers, I clear, B always set, vector via the bus.
+// TestCPUResetAndP checks the reset state (docs/design/emulator.md, The CPU):
+// registers, I clear, B always set, vector via the bus.
 func TestCPUResetAndP(t *testing.T) {
 	c, b := newCPUTrace(map[uint16][]uint8{0xFFFC: {0x34, 0xF2}})
 	c.A, c.X, c.Y, c.SP = 1, 2, 3, 4
@@ -627,9 +628,10 @@ func TestCPULastAccessWasRead(t *testing.T) {
 	}
 }
 
-// TestCPUBusAccesses checks M6502Low's exact access lists (§3.4) and when cycles are
-// charged: the base count right after the opcode fetch, the page cycle before the operand
-// read, branch cycles after the offset read.
+// TestCPUBusAccesses checks M6502Low's exact access lists
+// (docs/design/emulator.md, The CPU) and when cycles are charged: the base count right
+// after the opcode fetch, the page cycle before the operand read, branch cycles after
+// the offset read.
 func TestCPUBusAccesses(t *testing.T) {
 	type acc struct {
 		addr   uint16

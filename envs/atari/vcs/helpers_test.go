@@ -24,7 +24,8 @@ func loadROM(t testing.TB, name string) []byte {
 	return b
 }
 
-// gameConfig returns the ALE properties of the test games (notes §1.7).
+// gameConfig returns the ALE properties of the test games
+// (docs/design/emulator.md, ROM properties).
 func gameConfig(game string) Config {
 	cfg := DefaultConfig()
 	switch game {

@@ -1,9 +1,14 @@
 package vcs
 
-// Random is the system random generator of the emulated console: a standard 32-bit
-// Mersenne Twister (MT19937). ALE seeds it once with system_random_seed and draws
-// from it for RIOT RAM, the RIOT timer and Superchip RAM, so the Go port must make the
-// same draws in the same order to stay frame-exact.
+// Random is a standard 32-bit Mersenne Twister (MT19937) with Stella's and ALE's
+// interface. The console uses one as its system random generator: ALE seeds it once
+// with system_random_seed and draws from it for RIOT RAM, the RIOT timer and Superchip
+// RAM, so the Go port must make the same draws in the same order to stay frame-exact.
+// The atari package uses others as ALE's environment generator (sticky actions) and
+// as EnvPool's noop-start generator, which are MT19937s too.
+//
+// The zero value is not seeded; call Seed (or use NewRandom) first. A Random is a
+// plain value: copying one copies its position in the sequence.
 type Random struct {
 	mt  [624]uint32
 	idx int

@@ -2,21 +2,87 @@ package vcs
 
 import "testing"
 
-// TestRandomVectors checks the MT19937 against the vectors of notes §1.2.
+// TestRandomVectors checks the MT19937 against known outputs: the reference
+// implementation's default seed 5489 (whose 10000th output C++ requires of
+// std::mt19937), and ALE's system seed 4753849
+// (docs/design/emulator.md, Construction, reset and randomness), whose draw 129 comes
+// after the 128 RIOT RAM bytes. Outputs past the 624th check the twist of an already
+// twisted state.
 func TestRandomVectors(t *testing.T) {
-	if got := NewRandom(5489).Next(); got != 3499211612 {
-		t.Errorf("seed 5489: first output %d, want 3499211612", got)
+	tests := []struct {
+		seed uint32
+		draw int // 1-based index of the first wanted output
+		want []uint32
+	}{
+		{5489, 1, []uint32{3499211612}},
+		{5489, 10000, []uint32{4123659995}},
+		{4753849, 1, []uint32{3205607096, 2794184854, 4236690624, 2047087177}},
+		{4753849, 129, []uint32{2754823758}},
 	}
-	r := NewRandom(4753849)
-	for i, want := range []uint32{3205607096, 2794184854, 4236690624, 2047087177} {
-		if got := r.Next(); got != want {
-			t.Errorf("seed 4753849 output %d: %d, want %d", i, got, want)
+	for _, tc := range tests {
+		r := NewRandom(tc.seed)
+		for range tc.draw - 1 {
+			r.Next()
+		}
+		for i, want := range tc.want {
+			if got := r.Next(); got != want {
+				t.Errorf("seed %d: output %d = %d, want %d", tc.seed, tc.draw+i, got, want)
+			}
 		}
 	}
 }
 
+// TestRandomSeedRestarts checks that Seed restarts the sequence, that a zero Random
+// seeded with Seed equals NewRandom, and that a copied Random continues independently
+// (the console's State and the atari package's env structs hold Randoms by value).
+func TestRandomSeedRestarts(t *testing.T) {
+	var r Random
+	r.Seed(7)
+	first := make([]uint32, 700)
+	for i := range first {
+		first[i] = r.Next()
+	}
+	r.Seed(7)
+	fresh := NewRandom(7)
+	for i, want := range first {
+		if got, gotFresh := r.Next(), fresh.Next(); got != want || gotFresh != want {
+			t.Fatalf("seed 7 output %d: reseeded %d, NewRandom %d, want %d", i+1, got, gotFresh, want)
+		}
+	}
+	r.Seed(7)
+	for range 300 {
+		r.Next()
+	}
+	saved := r
+	for range 500 {
+		r.Next()
+	}
+	for i, want := range first[300:] {
+		if got := saved.Next(); got != want {
+			t.Fatalf("copy taken after 300 draws: output %d = %d, want %d", 301+i, got, want)
+		}
+	}
+}
+
+// TestRandomNextDouble checks that NextDouble is the next output divided by 2^32,
+// which keeps it in [0, 1) (sticky actions compare it with the repeat probability).
+func TestRandomNextDouble(t *testing.T) {
+	raw, dbl := NewRandom(4753849), NewRandom(4753849)
+	for i := range 2000 {
+		want := float64(raw.Next()) / (1 << 32)
+		d := dbl.NextDouble()
+		if d != want || d < 0 || d >= 1 {
+			t.Fatalf("draw %d: NextDouble %v, want %v in [0, 1)", i+1, d, want)
+		}
+	}
+	if got := NewRandom(5489).NextDouble(); got != 3499211612.0/(1<<32) {
+		t.Errorf("seed 5489: first NextDouble %v, want 3499211612 / 2^32", got)
+	}
+}
+
 // TestRIOTRandomState checks the RIOT RAM bytes and the timer start values drawn by the
-// constructor and the system resets (notes §1.2).
+// constructor and the system resets
+// (docs/design/emulator.md, Construction, reset and randomness).
 func TestRIOTRandomState(t *testing.T) {
 	con := &Console{cpu: &CPU{}}
 	con.rng.Seed(4753849)

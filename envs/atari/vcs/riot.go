@@ -13,9 +13,10 @@ type riotState struct {
 	ddra        uint8
 }
 
-// riot is the M6532 as ALE's Stella models it (notes §6): 128 bytes of RAM that only
-// the constructor randomises, the interval timer with Stella's post-expiry behaviour,
-// and the two I/O ports built from controller pins and console switches.
+// riot is the M6532 as ALE's Stella models it (docs/design/emulator.md, The RIOT): 128
+// bytes of RAM that only the constructor randomises, the interval timer with Stella's
+// post-expiry behaviour, and the two I/O ports built from controller pins and console
+// switches.
 type riot struct {
 	riotState
 	con *Console
@@ -50,7 +51,8 @@ func (r *riot) rebase(cycles uint32) {
 	r.irCycle -= cycles
 }
 
-// intim returns the INTIM read value at system cycle count cycles (notes §6).
+// intim returns the INTIM read value at system cycle count cycles
+// (docs/design/emulator.md, The RIOT).
 func (r *riot) intim(cycles uint32) uint8 {
 	delta := (cycles - 1) - r.setCycle
 	t := int32(r.timer) - int32(delta>>r.shift) - 1

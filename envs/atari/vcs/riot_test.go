@@ -10,7 +10,8 @@ func newTestRIOT() (*riot, *CPU) {
 	return newRIOT(con), cpu
 }
 
-// TestRIOTTimer checks INTIM/TIMINT against hand-computed values of notes §6.
+// TestRIOTTimer checks INTIM/TIMINT against values computed by hand from Stella's
+// formulas (docs/design/emulator.md, The RIOT).
 func TestRIOTTimer(t *testing.T) {
 	r, cpu := newTestRIOT()
 	cpu.Cycles = 100

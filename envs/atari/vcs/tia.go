@@ -52,10 +52,10 @@ type tiaState struct {
 	pfMask     *[160]uint32
 }
 
-// tia is the Television Interface Adaptor as ALE's Stella core models it (notes §5):
-// lazy drawing up to the current clock on every access, instantaneous HMOVE, the
-// poke-delay table, collision latches fed by the pixel pipeline, and double-buffered
-// frames that are never cleared between frames.
+// tia is the Television Interface Adaptor as ALE's Stella core models it
+// (docs/design/emulator.md, The TIA): lazy drawing up to the current clock on every
+// access, instantaneous HMOVE, the poke-delay table, collision latches fed by the pixel
+// pipeline, and double-buffered frames that are never cleared between frames.
 type tia struct {
 	tiaState
 	con    *Console
@@ -132,7 +132,7 @@ func (t *tia) rebase(cycles uint32) {
 	t.pending -= clocks
 }
 
-// startFrame begins a new TV frame (notes §2.3 step 1).
+// startFrame begins a new TV frame (docs/design/emulator.md, Frames).
 func (t *tia) startFrame() {
 	t.cur ^= 1
 	clocks := uint32(t.cpu.Cycles)*3 - uint32(t.frameStart)
@@ -161,7 +161,7 @@ func (t *tia) scanlines() uint32 {
 	return (uint32(t.cpu.Cycles)*3 - uint32(t.frameStart)) / 228
 }
 
-// update runs one TIA frame update (TIA::update, notes §2.3).
+// update runs one TIA frame update (TIA::update; docs/design/emulator.md, Frames).
 func (t *tia) update() error {
 	if !t.partial {
 		t.startFrame()
@@ -232,7 +232,8 @@ func (t *tia) deferTo(clock int32) {
 	}
 }
 
-// write handles a CPU write to a TIA register (notes §5.2, §5.7).
+// write handles a CPU write to a TIA register
+// (docs/design/emulator.md, Lazy drawing and Deferred writes).
 func (t *tia) write(addr uint16, v uint8) {
 	reg := addr & 0x3F
 	clock := t.clock()
@@ -520,7 +521,8 @@ func (t *tia) updateBall() {
 	t.setEnabled(bitBL, on)
 }
 
-// resetPlayer is RESP0/RESP1 with Stella's "when" table and +11 pre-draw (notes §5.6).
+// resetPlayer is RESP0/RESP1 with Stella's "when" table and +11 pre-draw
+// (docs/design/emulator.md, Positioning and motion).
 func (t *tia) resetPlayer(clock int32, pos *int32, mask *objMask, nusiz uint8) {
 	h := t.lineClock(clock)
 	nx := int32(3)
@@ -597,7 +599,7 @@ func move(pos *int32, m int8) {
 	*pos = p
 }
 
-// hmove applies HMOVE instantly (notes §5.8).
+// hmove applies HMOVE instantly (docs/design/emulator.md, Positioning and motion).
 func (t *tia) hmove(clock int32) {
 	c := t.lineClock(clock) / 3
 	if t.allowHmoveBlanks && hmoveBlankCycle[c] {
@@ -618,7 +620,8 @@ func (t *tia) hmove(clock int32) {
 	t.cosmicArk = false
 }
 
-// read handles a CPU read of a TIA register (notes §5.11).
+// read handles a CPU read of a TIA register
+// (docs/design/emulator.md, Reads and paddles).
 func (t *tia) read(addr uint16) uint8 {
 	if addr&0x08 == 0 || t.eager {
 		t.updateFrame(t.clock()) // collision latches need the pixels drawn
@@ -668,7 +671,8 @@ func bit2(col, hi, lo uint16) uint8 {
 // maxResistance is what a joystick's analog pins report (Stella's maximumResistance).
 const maxResistance = 0x7FFFFFFF
 
-// pot returns bit 7 of an INPT0-3 read for a paddle resistance r (notes §5.11).
+// pot returns bit 7 of an INPT0-3 read for a paddle resistance r
+// (docs/design/emulator.md, Reads and paddles).
 func (t *tia) pot(r int32) uint8 {
 	if r == 0 {
 		return 0x80

@@ -6,7 +6,8 @@ import (
 )
 
 // updateFrame draws the display window from the last drawn clock up to target with the
-// current register state (Stella's TIA::updateFrame, notes §5.3).
+// current register state: Stella's TIA::updateFrame
+// (docs/design/emulator.md, Lazy drawing).
 func (t *tia) updateFrame(target int32) {
 	if target < t.displayStart || t.lastUpdate >= t.displayStop || t.lastUpdate >= target {
 		return
@@ -92,9 +93,10 @@ func (t *tia) endOfLine() {
 }
 
 // drawPixels draws n pixels of the current line starting at visible pixel x, updating
-// the collision latches, and advances the frame pointer (notes §5.4). Spans that no
-// movable object covers take the background/playfield fast path; only the covered span
-// goes through the per-pixel object pipeline. Both give the same pixels and collisions.
+// the collision latches, and advances the frame pointer
+// (docs/design/emulator.md, Lazy drawing). Spans that no movable object covers take the
+// background/playfield fast path; only the covered span goes through the per-pixel
+// object pipeline. Both give the same pixels and collisions.
 func (t *tia) drawPixels(x, n int) {
 	p := t.framePtr
 	t.framePtr += n
@@ -227,7 +229,7 @@ const pfCacheMinSpan = 80
 // drawPF draws a span where no movable object is visible: background and playfield.
 // PF pixels take the score colours (COLUP0 left, COLUP1 right) when the score bit is
 // set and either priority is off or the playfield is the only enabled object (the C++
-// fast path ignores priority in that case, notes §5.4).
+// fast path ignores priority in that case).
 //
 // Consecutive lines mostly repeat the same background and playfield, so the whole
 // 160-pixel line for the current key is built once into pfLines and spans are copied

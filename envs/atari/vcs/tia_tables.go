@@ -49,7 +49,8 @@ var copyOffsets = [8][]int{{0}, {0, 16}, {0, 32}, {0, 16, 32}, {0, 64}, {0}, {0,
 var copyWidth = [8]int{8, 8, 8, 8, 8, 16, 8, 32}
 
 // pokeDelay is the colour-clock delay of each TIA write register; -1 marks PF0-PF2,
-// whose delay depends on the CPU cycle within the line (notes §5.2).
+// whose delay depends on the CPU cycle within the line
+// (docs/design/emulator.md, Lazy drawing).
 var pokeDelay = [64]int8{
 	0x01: 1, 0x04: 8, 0x05: 8, 0x0B: 1, 0x0C: 1, 0x0D: -1, 0x0E: -1, 0x0F: -1,
 	0x12: 8, 0x13: 8, 0x1B: 1, 0x1C: 1,
@@ -63,10 +64,11 @@ var pfDelay = [4]int32{4, 5, 2, 3}
 var hmoveBlankCycle [76]bool
 
 // motionTab[c][hm] is the instantaneous HMOVE motion for an HMOVE written at CPU cycle
-// c of the line with motion nibble hm (positive = right), notes §5.8.
+// c of the line with motion nibble hm (positive = right)
+// (docs/design/emulator.md, Positioning and motion).
 var motionTab [76][16]int8
 
-// motionRows is the notes' table: rows cover cycles lo..hi inclusive.
+// motionRows is Stella's motion table: rows cover cycles lo..hi inclusive.
 var motionRows = []struct {
 	lo, hi int
 	m      [16]int8
@@ -104,7 +106,8 @@ var motionRows = []struct {
 	{75, 75, [16]int8{0, -1, -2, -3, -4, -5, -6, -7, 8, 7, 6, 5, 4, 3, 2, 1}},
 }
 
-// collisionPairs maps object pairs to their collision-latch bit (notes §5.9).
+// collisionPairs maps object pairs to their collision-latch bit
+// (docs/design/emulator.md, Lazy drawing).
 var collisionPairs = []struct {
 	a, b uint8
 	bit  uint16
@@ -156,7 +159,7 @@ func init() {
 	initRespWhen()
 }
 
-// colourIndex applies the TIA priority rules of notes §5.4 to one pixel's objects.
+// colourIndex applies Stella's TIA priority rules to one pixel's objects.
 func colourIndex(code uint8, right, score, priority bool) uint8 {
 	var idx uint8
 	if priority {

@@ -60,7 +60,8 @@ func fnv1a64(b []byte) uint64 {
 	return h
 }
 
-// aleDriver replays ALE's environment procedures on a Console (notes §1.6, §2, §7.1).
+// aleDriver replays ALE's environment procedures on a Console
+// (docs/design/atari.md, Driving a game as ALE does).
 type aleDriver struct {
 	c       *Console
 	game    string

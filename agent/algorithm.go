@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// Learner is what the run loop drives: one Iterate is one rollout and update (PPO) or
+// one learner step (IMPALA).
+type Learner interface {
+	// Iterate collects experience and updates the agent, returning the episodes that
+	// finished and the update's statistics (in the Algorithm's StatNames order).
+	Iterate() ([]Episode, []Stat, error)
+	// EnvSteps is the number of env steps taken so far.
+	EnvSteps() int64
+	// Save returns the learner's complete state between Iterate calls.
+	Save() (*Checkpoint, error)
+	// Load restores a saved state; note says when the run cannot continue exactly.
+	Load(c *Checkpoint) (note string, err error)
+	// Close releases the env pools.
+	Close() error
+}
+
+// Setup is what every learner is built from besides its own config section: the task,
+// the [env] pool options, the [net] section, the run seed and the step budget.
+type Setup struct {
+	Spec    envpool.Spec
+	Factory envpool.Factory
+	// Pool holds num_envs, batch_size, num_threads, affinity and MaxEpisodeSteps (0:
+	// the spec's limit; < 0: none); NewPool sets the seed and the auto-reset mode.
+	Pool       envpool.Options
+	Net        NetConfig
+	Seed       int64
+	TotalSteps int64
+}
+
+// Trained is a policy restored from a checkpoint for evaluation, with the observation
+// normalisation it was trained with (nil when none).
+type Trained struct {
+	Policy  *Policy
+	ObsRMS  *RunningMeanStd
+	ObsClip float64 // clip of normalised observations; 0 for none
+}
+
+// Algorithm describes one learner to the application: configs, the run loop and
+// `train eval` know a learner only through it. A learner package exports one, and the
+// application lists it once (internal/config's Algorithms). Config values are pointers
+// to the learner's own section struct, whose toml, range, oneof and help tags are the
+// section's schema.
+type Algorithm struct {
+	// Name is run.algo's value, the config section's name ([ppo]) and the Algo of the
+	// learner's checkpoints.
+	Name string
+	// NewConfig returns a pointer to the section's defaults.
+	NewConfig func() any
+	// Check reports settings of the section that are fine alone but not together, or
+	// not with the pool (e.g. minibatches that do not divide the rollout).
+	Check func(cfg any, pool envpool.Options) error
+	// CheckSpec reports settings that do not fit a task's spaces, before a run
+	// directory is made.
+	CheckSpec func(cfg any, net NetConfig, spec *envpool.Spec) error
+	// New builds the learner, its pools and graphs.
+	New func(s Setup, cfg any) (Learner, error)
+	// StatNames names the statistics Iterate returns, in order.
+	StatNames []string
+	// Policy restores the acting policy of one of the learner's checkpoints.
+	Policy func(cfg any, net NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error)
+}
+
+// SectionOf returns cfg as the section type C of learner name, or an error when the
+// application handed a learner another learner's section (a programming error, told
+// rather than panicked).
+func SectionOf[C any](name string, cfg any) (*C, error) {
+	c, ok := cfg.(*C)
+	if !ok {
+		var want *C
+		return nil, fmt.Errorf("agent: learner %s got a config section of type %T, want %T", name, cfg, want)
+	}
+	return c, nil
+}
