@@ -68,14 +68,60 @@ type Algorithm struct {
 	Policy func(cfg any, net NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error)
 }
 
-// SectionOf returns cfg as the section type C of learner name, or an error when the
-// application handed a learner another learner's section (a programming error, told
-// rather than panicked).
-func SectionOf[C any](name string, cfg any) (*C, error) {
-	c, ok := cfg.(*C)
-	if !ok {
-		var want *C
-		return nil, fmt.Errorf("agent: learner %s got a config section of type %T, want %T", name, cfg, want)
+// AlgorithmOf is an Algorithm written with the learner's own section type C: a learner
+// package fills it in and calls Erase, so that no learner writes type assertions.
+type AlgorithmOf[C any] struct {
+	Name      string
+	Defaults  func() C
+	Check     func(cfg *C, pool envpool.Options) error                                         // nil: nothing to check
+	CheckSpec func(cfg *C, net NetConfig, spec *envpool.Spec) error                            // nil: fits every task
+	New       func(s Setup, cfg *C) (Learner, error)                                           // required
+	StatNames []string                                                                         // Iterate's statistics
+	Policy    func(cfg *C, net NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error) // required
+}
+
+// Erase returns the Algorithm the application registers: each function checks that it
+// was handed a *C and calls the typed one.
+func (a AlgorithmOf[C]) Erase() Algorithm {
+	section := func(cfg any) (*C, error) {
+		c, ok := cfg.(*C)
+		if !ok {
+			var want *C
+			return nil, fmt.Errorf("agent: learner %s got a config section of type %T, want %T", a.Name, cfg, want)
+		}
+		return c, nil
 	}
-	return c, nil
+	return Algorithm{
+		Name:      a.Name,
+		NewConfig: func() any { c := a.Defaults(); return &c },
+		Check: func(cfg any, pool envpool.Options) error {
+			c, err := section(cfg)
+			if err != nil || a.Check == nil {
+				return err
+			}
+			return a.Check(c, pool)
+		},
+		CheckSpec: func(cfg any, net NetConfig, spec *envpool.Spec) error {
+			c, err := section(cfg)
+			if err != nil || a.CheckSpec == nil {
+				return err
+			}
+			return a.CheckSpec(c, net, spec)
+		},
+		New: func(s Setup, cfg any) (Learner, error) {
+			c, err := section(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return a.New(s, c)
+		},
+		StatNames: a.StatNames,
+		Policy: func(cfg any, net NetConfig, spec *envpool.Spec, ck *Checkpoint) (*Trained, error) {
+			c, err := section(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return a.Policy(c, net, spec, ck)
+		},
+	}
 }

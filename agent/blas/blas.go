@@ -9,7 +9,7 @@
 // Threading: OpenBLAS is put in single-threaded mode (openblas_set_num_threads(1)) and
 // work is spread over goroutines in Go instead. Once OpenBLAS has run multi-threaded its
 // idle threads busy-wait for about 2^28 cycles and steal the cores from the Go workers
-// (reference/GORGONIA.md). Impl.Sgemm, the entry point Gorgonia's stock ops use, splits
+// (docs/design/custom-ops.md). Impl.Sgemm, the entry point Gorgonia's stock ops use, splits
 // large products over GOMAXPROCS goroutines; the package-level Sgemm helper, meant for
 // custom ops that already run one call per goroutine, is single-threaded.
 //

@@ -14,7 +14,7 @@ const (
 )
 
 // Config is the [impala] section of a config. The defaults are the IMPALA paper's Atari
-// settings (reference/ALGORITHMS.md): unrolls of 20, batches of 32, RMSProp lr 6e-4
+// settings (docs/design/algorithms.md): unrolls of 20, batches of 32, RMSProp lr 6e-4
 // decayed linearly to 0, decay 0.99, eps 0.01 (TensorFlow style, inside the square
 // root), entropy cost 0.01, baseline cost 0.5, gamma 0.99, rewards clipped to [-1, 1],
 // global gradient norm clipped at 40, and V-trace truncation levels of 1.

@@ -24,7 +24,7 @@ import (
 //
 // summed over time and batch as the reference code does. v_s and A_s are constants for
 // the gradient; the backward op writes d loss/d logits and d loss/d values analytically.
-// reference/GORGONIA.md explains the op conventions (owned buffers, pick nodes).
+// docs/design/custom-ops.md explains the op conventions (owned buffers, pick nodes).
 
 var lossIDs atomic.Uint64
 

@@ -34,7 +34,7 @@ type VTraceBatch struct {
 }
 
 // VTrace computes the V-trace value targets v_s and the policy-gradient advantages
-// A_s of a batch, writing T*B values into vs and pgAdv (reference/ALGORITHMS.md):
+// A_s of a batch, writing T*B values into vs and pgAdv (docs/design/algorithms.md):
 //
 //	rho_t     = pi(a_t|x_t) / mu(a_t|x_t)
 //	rho_bar_t = min(rho_bar, rho_t),  c_t = min(c_bar, rho_t)

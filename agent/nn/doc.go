@@ -8,7 +8,7 @@
 // goroutines, run one single-threaded OpenBLAS sgemm per chunk (agent/blas), and
 // write into buffers they own and reuse, so a training step allocates almost nothing.
 // The first layer reads uint8 pixels directly, folds the 1/255 scale into its GEMMs and
-// skips the gradient of its input. reference/GORGONIA.md records the measurements
+// skips the gradient of its input. docs/design/custom-ops.md records the measurements
 // behind this design.
 //
 // Call blas.Use() before running graphs so that the GEMMs use OpenBLAS.

@@ -9,41 +9,19 @@ import (
 
 // Algorithm describes PPO to the application: its [ppo] section, checks, constructor,
 // statistics and evaluation policy.
-var Algorithm = agent.Algorithm{
+var Algorithm = agent.AlgorithmOf[Config]{
 	Name:      Algo,
-	NewConfig: func() any { c := DefaultConfig(); return &c },
-	Check: func(cfg any, pool envpool.Options) error {
-		c, err := agent.SectionOf[Config](Algo, cfg)
-		if err != nil {
-			return err
-		}
-		return c.Check(pool.NumEnvs)
-	},
-	CheckSpec: func(cfg any, net agent.NetConfig, spec *envpool.Spec) error {
-		c, err := agent.SectionOf[Config](Algo, cfg)
-		if err != nil {
-			return err
-		}
-		return CheckSpec(*c, net, spec)
-	},
-	New: func(s agent.Setup, cfg any) (agent.Learner, error) {
-		c, err := agent.SectionOf[Config](Algo, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return New(s, *c)
-	},
+	Defaults:  DefaultConfig,
+	Check:     func(c *Config, pool envpool.Options) error { return c.Check(pool.NumEnvs) },
+	CheckSpec: func(c *Config, net agent.NetConfig, spec *envpool.Spec) error { return CheckSpec(*c, net, spec) },
+	New:       func(s agent.Setup, c *Config) (agent.Learner, error) { return New(s, *c) },
 	StatNames: StatNames(),
 	Policy:    trainedPolicy,
-}
+}.Erase()
 
 // trainedPolicy restores the policy of a PPO checkpoint, with the observation
 // statistics when the run normalised observations.
-func trainedPolicy(cfg any, net agent.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
-	pc, err := agent.SectionOf[Config](Algo, cfg)
-	if err != nil {
-		return nil, err
-	}
+func trainedPolicy(pc *Config, net agent.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
 	p, err := newPolicy(spec, net, *pc)
 	if err != nil {
 		return nil, err

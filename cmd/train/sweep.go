@@ -24,7 +24,7 @@ func sweepMain(args []string, w io.Writer) error {
 	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
 	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
-	retry := fs.Bool("retry-failed", false, "run the trials that failed in an earlier session again")
+	retry := fs.Bool("retry-failed", false, "run again the trials that failed in an earlier invocation")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-parallel N] [-retry-failed] [-dry-run] [-summary]\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nwrites <dir>/<name>/sweep.csv and one run directory per trial, prints a summary\ntable and writes best.toml. Run it again after an interruption to continue.\n\n")
 		fs.PrintDefaults()

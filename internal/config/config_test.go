@@ -42,6 +42,11 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{"override type", "", []string{"ppo.num_steps=abc"}, []string{"ppo.num_steps", "integer"}},
 		{"override range", "", []string{"env.num_envs=0"}, []string{"env.num_envs = 0 is out of range"}},
 		{"override syntax", "", []string{"ppo.gamma"}, []string{"key=value"}},
+		{"unknown learner", "[run]\nalgo = \"dqn\"\n", nil, []string{`run.algo = "dqn": use one of ppo, impala`}},
+		{"batch above envs", "[env]\nnum_envs = 4\nbatch_size = 8\n", nil, []string{"batch_size = 8", "num_envs (4)"}},
+		{"pool key unknown", "[env]\nnum_env = 4\n", nil, []string{"unknown key env.num_env", "did you mean env.num_envs"}},
+		{"seed is not an env key", "[env]\nseed = 4\n", nil, []string{"unknown key env.seed"}},
+		{"learner section range", "[impala]\nunroll_length = 0\n", nil, []string{"impala.unroll_length = 0 is out of range"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

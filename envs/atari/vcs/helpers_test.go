@@ -10,7 +10,7 @@ import (
 func romDir(t testing.TB) string {
 	d := os.Getenv("RLPOOL_ROMS")
 	if d == "" {
-		t.Skip("set RLPOOL_ROMS to the directory holding the test ROMs (e.g. /work/shared/roms)")
+		t.Skip("set RLPOOL_ROMS to the directory holding the test ROMs (the Makefile points it at ../shared/roms when that exists)")
 	}
 	return d
 }

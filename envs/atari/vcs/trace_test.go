@@ -206,7 +206,7 @@ func findROM(t testing.TB, dir, sum string) []byte {
 func replayTrace(t testing.TB, game string) (int, int, string) {
 	td := os.Getenv("RLPOOL_TESTDATA")
 	if td == "" {
-		t.Skip("set RLPOOL_TESTDATA (e.g. /work/shared/testdata) and RLPOOL_ROMS")
+		t.Skip("set RLPOOL_TESTDATA and RLPOOL_ROMS (make test sets them when ../shared exists)")
 	}
 	sum, recs := readTrace(t, filepath.Join(td, "atari", "traces", game+".bin"))
 	rom := findROM(t, romDir(t), sum)
