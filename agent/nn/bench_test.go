@@ -142,8 +142,8 @@ func newNatureBench(b *testing.B, fast, train bool, batch int) *natureBench {
 	return nb
 }
 
-// BenchmarkNatureCNN compares the Nature CNN built from the fused ops (fast) with the
-// same network from stock Gorgonia ops (stock): a training step at batch 256 (forward,
+// BenchmarkNatureCNN compares the Nature CNN built from the fused ops on the pure-Go
+// kernels (go) with the same network from stock Gorgonia ops (stock): a training step at batch 256 (forward,
 // backward, Adam) and inference at batch 16, both with OpenBLAS installed. Metrics:
 // ms/step (wall) and cpu-ms/step (all threads), effective GFLOP/s (convolution and
 // dense FLOPs: 2 x multiply-adds forward, 3 x that for a training step), the OpenBLAS
@@ -165,9 +165,9 @@ func BenchmarkNatureCNN(b *testing.B) {
 		{"infer-b16", false, 16},
 	}
 	for _, c := range cases {
-		for _, impl := range []string{"fast", "stock"} {
+		for _, impl := range []string{"go", "stock"} {
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
-				nb := newNatureBench(b, impl == "fast", c.train, c.batch)
+				nb := newNatureBench(b, impl != "stock", c.train, c.batch)
 				defer nb.vm.Close()
 				if err := nb.step(); err != nil { // warm up: the first run allocates
 					b.Fatal(err)
