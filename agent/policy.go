@@ -65,7 +65,8 @@ type Policy struct {
 	// Torso, when set (NewCNNPolicy), is a Nature CNN under both heads: Build feeds its
 	// features to Actor and Critic, which are then single linear layers.
 	Torso *NatureTorso
-	// Backend is the layers' kernels in every graph Build makes (net.backend resolved).
+	// Backend is the Nature CNN torso's kernels in every graph Build makes
+	// (net.backend, resolved by NewActorCritic).
 	Backend nn.Backend
 	cfg     NetConfig
 }
@@ -167,11 +168,13 @@ func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
 			return nil, err
 		}
 	}
-	out, an, err := p.Actor.Build(g, obs, p.Backend)
+	// The backend runs the torso; the heads and MLP bodies stay on the Go kernels,
+	// whose small GEMMs gain nothing from oneDNN's thread hand-offs (and tanh is Go's).
+	out, an, err := p.Actor.Build(g, obs, nn.BackendGo)
 	if err != nil {
 		return nil, err
 	}
-	v, cn, err := p.Critic.Build(g, obs, p.Backend)
+	v, cn, err := p.Critic.Build(g, obs, nn.BackendGo)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
+
+	"github.com/rlpool/rlpool/agent/internal/clib"
 )
 
 // LibName is the shared library Load opens by default: the Debian package
@@ -85,12 +87,7 @@ func Load() (*Impl, error) {
 }
 
 // libPath is the library Load opens: $RLPOOL_OPENBLAS or LibName.
-func libPath() string {
-	if p := os.Getenv(EnvLib); p != "" {
-		return p
-	}
-	return LibName
-}
+func libPath() string { return clib.LibPath(EnvLib, LibName) }
 
 // LoadFrom opens the OpenBLAS library at path (a file name searched by the dynamic
 // loader, or a path) and resolves the routines Impl uses. Opening the same library
@@ -155,8 +152,7 @@ func goString(p uintptr) string {
 
 // setCoreType sets OPENBLAS_CORETYPE=SkylakeX in the C environment (read by OpenBLAS
 // when it is opened) on CPUs with the AVX-512 subsets OpenBLAS's SkylakeX kernels use,
-// unless the variable is already set. Go's os.Setenv does not reach the C environment
-// without cgo, so libc's setenv is called through purego.
+// unless the variable is already set.
 func setCoreType() {
 	if _, ok := os.LookupEnv("OPENBLAS_CORETYPE"); ok {
 		return
@@ -164,21 +160,7 @@ func setCoreType() {
 	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512CD) {
 		return
 	}
-	libc, err := purego.Dlopen("libc.so.6", purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return
-	}
-	setenv, err := purego.Dlsym(libc, "setenv")
-	if err != nil || setenv == 0 {
-		return
-	}
-	name := []byte("OPENBLAS_CORETYPE\x00")
-	val := []byte("SkylakeX\x00")
-	purego.SyscallN(setenv, uintptr(unsafe.Pointer(&name[0])), uintptr(unsafe.Pointer(&val[0])), 0)
-	runtime.KeepAlive(name)
-	runtime.KeepAlive(val)
-	// Keep Go's view of the environment in step for anything that reads it.
-	os.Setenv("OPENBLAS_CORETYPE", "SkylakeX")
+	clib.SetEnvDefault("OPENBLAS_CORETYPE", "SkylakeX")
 }
 
 // SetThreads sets OpenBLAS's own thread count (openblas_set_num_threads). The package

@@ -1,6 +1,10 @@
 package nn
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rlpool/rlpool/agent/dnnl"
+)
 
 // Backend names the implementation of the layers' forward and backward kernels, as
 // spelt in configs (net.backend). The graph ops (Conv, Dense) are the same for every
@@ -16,17 +20,32 @@ const (
 	// BackendGo is the pure-Go kernels (im2col and single-threaded OpenBLAS or gonum
 	// GEMMs spread over goroutines): always available, float32 and float64.
 	BackendGo Backend = "go"
+	// BackendOneDNN is Intel's oneDNN (Debian's libdnnl2, loaded by agent/dnnl): its
+	// JIT kernels, in float32, with layouts of its own choosing between the
+	// convolutions.
+	BackendOneDNN Backend = "onednn"
 )
 
 // newConvKernels returns the convolution kernels of backend b: y = act(conv(scale*x, w)
 // + b) with x []T or []uint8 in NCHW order, w (Cout, Cin, K, K), y (B, Cout, OH, OW).
-func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX bool) (kernels[T], error) {
+func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, uint8In bool, link convLink) (kernels[T], error) {
 	switch b {
 	case BackendGo, BackendAuto, "":
 		return newConvKernel(g, relu, scale, needDX), nil
+	case BackendOneDNN:
+		if _, ok := any(scale).(float32); !ok {
+			return nil, errFloat32Only
+		}
+		k, err := newOneDNNConv(g, relu, float32(scale), needDX, uint8In, link)
+		if err != nil {
+			return nil, err
+		}
+		return any(k).(kernels[T]), nil
 	}
 	return nil, fmt.Errorf("nn: no backend %q: use go or onednn", b)
 }
+
+var errFloat32Only = fmt.Errorf("nn: the onednn backend computes in float32; use the go backend for float64")
 
 // newDenseKernels returns the dense kernels of backend b: y = act(x w + b) for x
 // (B, In), w (In, Out), b (Out).
@@ -34,6 +53,16 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 	switch b {
 	case BackendGo, BackendAuto, "":
 		return newDenseKernel[T](batch, in, out, act, needDX), nil
+	case BackendOneDNN:
+		var zero T
+		if _, ok := any(zero).(float32); !ok {
+			return nil, errFloat32Only
+		}
+		k, err := newOneDNNDense(batch, in, out, act, needDX)
+		if err != nil {
+			return nil, err
+		}
+		return any(k).(kernels[T]), nil
 	}
 	return nil, fmt.Errorf("nn: no backend %q: use go or onednn", b)
 }
@@ -43,8 +72,18 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 // run.
 func ResolveBackend(name string) (Backend, string, error) {
 	switch Backend(name) {
-	case BackendAuto, "", BackendGo:
-		return BackendGo, "network backend: go (the pure-Go fused ops)", nil
+	case BackendGo:
+		return BackendGo, "network backend: go (the pure-Go fused ops; net.backend = go)", nil
+	case BackendOneDNN:
+		if err := dnnl.Load(); err != nil {
+			return "", "", fmt.Errorf("net.backend = onednn: %w (or set net.backend = auto or go)", err)
+		}
+		return BackendOneDNN, fmt.Sprintf("network backend: onednn (oneDNN %s, %s; net.backend = onednn)", dnnl.Version(), dnnl.LibName), nil
+	case BackendAuto, "":
+		if err := dnnl.Load(); err != nil {
+			return BackendGo, fmt.Sprintf("network backend: go (the pure-Go fused ops), because oneDNN is not available: %v", err), nil
+		}
+		return BackendOneDNN, fmt.Sprintf("network backend: onednn (oneDNN %s, %s loaded; net.backend = auto)", dnnl.Version(), dnnl.LibName), nil
 	}
-	return "", "", fmt.Errorf("backend %q: use auto, onednn or go", name)
+	return "", "", fmt.Errorf("net.backend = %q: use auto, onednn or go", name)
 }

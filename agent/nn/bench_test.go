@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/agent/dnnl"
 	"github.com/rlpool/rlpool/agent/optim"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -86,7 +87,12 @@ type natureBench struct {
 	flops float64 // per step, counted as 3 x forward (forward + backward ~ 2 x forward)
 }
 
-func newNatureBench(b *testing.B, fast, train bool, batch int) *natureBench {
+func newNatureBench(b *testing.B, impl string, train bool, batch int) *natureBench {
+	fast := impl != "stock"
+	backend := BackendGo
+	if impl == "onednn" {
+		backend = BackendOneDNN
+	}
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	g := G.NewGraph()
@@ -101,7 +107,7 @@ func newNatureBench(b *testing.B, fast, train bool, batch int) *natureBench {
 		}
 		x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(shape...), G.WithValue(pix), G.WithName("obs"))
 	}
-	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1})
+	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend})
 	nb := &natureBench{flops: NatureForwardFLOPs(batch, 4, 84, 84)}
 	if !train {
 		nb.vm = G.NewTapeMachine(g)
@@ -143,7 +149,8 @@ func newNatureBench(b *testing.B, fast, train bool, batch int) *natureBench {
 }
 
 // BenchmarkNatureCNN compares the Nature CNN built from the fused ops on the pure-Go
-// kernels (go) with the same network from stock Gorgonia ops (stock): a training step at batch 256 (forward,
+// kernels (go) and on oneDNN (onednn) with the same network from stock Gorgonia ops
+// (stock), run one after the other in each round (-count N alternates them): a training step at batch 256 (forward,
 // backward, Adam) and inference at batch 16, both with OpenBLAS installed. Metrics:
 // ms/step (wall) and cpu-ms/step (all threads), effective GFLOP/s (convolution and
 // dense FLOPs: 2 x multiply-adds forward, 3 x that for a training step), the OpenBLAS
@@ -165,9 +172,12 @@ func BenchmarkNatureCNN(b *testing.B) {
 		{"infer-b16", false, 16},
 	}
 	for _, c := range cases {
-		for _, impl := range []string{"go", "stock"} {
+		for _, impl := range []string{"go", "onednn", "stock"} {
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
-				nb := newNatureBench(b, impl != "stock", c.train, c.batch)
+				if impl == "onednn" && dnnl.Load() != nil {
+					b.Skipf("oneDNN is not available: %v", dnnl.Load())
+				}
+				nb := newNatureBench(b, impl, c.train, c.batch)
 				defer nb.vm.Close()
 				if err := nb.step(); err != nil { // warm up: the first run allocates
 					b.Fatal(err)

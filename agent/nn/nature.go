@@ -122,9 +122,18 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 		params = append(params, wn, bn)
 		var err error
 		if o.Fast {
-			opts := ConvOpts{Stride: l.s, ReLU: true, Flatten: i == len(natureConvs)-1, Backend: o.Backend}
+			last := i == len(natureConvs)-1
+			opts := ConvOpts{Stride: l.s, ReLU: true, Flatten: last, Backend: o.Backend}
 			if i == 0 {
 				opts.Scale, opts.NoInputGrad = scale, true
+			}
+			if o.Backend == BackendOneDNN {
+				// The convolutions hand each other activations in oneDNN's layout; the
+				// last one writes the plain layout the dense layer reads.
+				opts.link = convLink{nativeOut: !last}
+				if i > 0 {
+					opts.link.in = nativeLayout(cur)
+				}
 			}
 			cur, err = Conv(cur, wn, bn, opts)
 		} else {

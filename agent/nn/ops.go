@@ -293,6 +293,8 @@ type ConvOpts struct {
 	NoInputGrad bool
 	// Backend chooses the kernels; "" means BackendGo.
 	Backend Backend
+
+	link convLink // oneDNN layouts shared with the neighbouring convolutions (NatureCNN)
 }
 
 // Conv applies a convolution with bias (and optional ReLU) as one fused op with a fused
@@ -333,9 +335,9 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	needDX := !opts.NoInputGrad && x.Dtype() != tensor.Uint8
 	l := newLayer(fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s", g.K, g.K, g.S, g.Cin, g.Cout, act), x, w, y, g.Cout, needDX)
 	if dt == tensor.Float32 {
-		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX)
+		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX, x.Dtype() == tensor.Uint8, opts.link)
 	} else {
-		l.k64, err = newConvKernels(opts.Backend, g, opts.ReLU, scale, needDX)
+		l.k64, err = newConvKernels(opts.Backend, g, opts.ReLU, scale, needDX, x.Dtype() == tensor.Uint8, opts.link)
 	}
 	if err != nil {
 		return nil, err

@@ -2,7 +2,7 @@
 //
 //	runs/<name>-<date>-<time>-s<seed>/
 //	  config.toml    the resolved config
-//	  meta.json      version, commit, host, BLAS, times, status
+//	  meta.json      version, commit, host, BLAS, network backend, times, status
 //	  metrics.csv    one row per log interval
 //	  episodes.csv   one row per finished episode
 //	  checkpoints/   latest.ckpt and best.ckpt, written atomically
@@ -149,6 +149,7 @@ type Meta struct {
 	Host        string     `json:"host"`
 	CPUs        int        `json:"cpus"`
 	BLAS        string     `json:"blas"`
+	Backend     string     `json:"network_backend,omitempty"` // the network's kernels: onednn or go
 	Command     []string   `json:"command"`
 	Algo        string     `json:"algo"`
 	Task        string     `json:"task"`

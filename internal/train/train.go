@@ -24,6 +24,7 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/internal/config"
@@ -221,6 +222,9 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if err != nil {
 		return err
 	}
+	if err := r.chooseBackend(&spec); err != nil {
+		return err
+	}
 	s := agent.Setup{Spec: spec, Factory: factory, Pool: r.cfg.Env.Options, Net: r.cfg.Net,
 		Seed: r.cfg.Run.Seed, TotalSteps: r.cfg.Run.TotalSteps}
 	if r.learner, err = algo.New(s, r.cfg.Section()); err != nil {
@@ -255,6 +259,22 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	r.wallBase = r.st.WallSeconds
 	r.start = time.Now()
 	return r.dir.WriteMeta(r.meta)
+}
+
+// chooseBackend resolves net.backend, says on one line which backend the network runs
+// on and why, and records it in meta.json. The backend runs the Nature CNN; a policy of
+// MLPs (vector observations) always runs on the Go kernels, and the line says so.
+func (r *runner) chooseBackend(spec *envpool.Spec) error {
+	backend, line, err := nn.ResolveBackend(r.cfg.Net.Backend)
+	if err != nil {
+		return err
+	}
+	if !agent.IsImageSpace(spec.ObsSpace) {
+		backend, line = nn.BackendGo, "network backend: go (an MLP policy: its small layers run on the Go kernels whatever net.backend says)"
+	}
+	fmt.Fprintf(r.opts.Stderr, "train: %s\n", line)
+	r.meta.Backend = string(backend)
+	return nil
 }
 
 // resolveTask looks up the config's task, builds its spec and factory with the family

@@ -1,0 +1,303 @@
+package dnnl
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/rlpool/rlpool/agent/internal/clib"
+)
+
+// LibName is the shared library Load opens by default. Debian's package libdnnl2
+// (oneDNN 2.6.3) installs it.
+const LibName = "libdnnl.so.2"
+
+// EnvLib names the environment variable that, when set, replaces LibName as the library
+// Load opens (a file name the dynamic loader searches for, or a path). A path that does
+// not exist makes Load fail, which tests use to exercise the error path.
+const EnvLib = "RLPOOL_DNNL"
+
+// InstallHint is appended to every error that means the library is missing or
+// unusable, so the message says what to do.
+const InstallHint = "install Debian package libdnnl2 (make deps)"
+
+// wantMajor is the only oneDNN major version this package accepts: the C structures
+// mirrored in types.go and the op-descriptor API (removed in 3.x) are those of 2.x.
+const wantMajor = 2
+
+// library is an opened libdnnl with its entry points, engine and stream. Hot-path
+// functions (execute, set handle, wait) are raw symbol addresses called with
+// purego.SyscallN, which does not allocate; set-up functions are typed Go functions
+// built by purego.RegisterFunc, which passes float arguments in the right registers and
+// keeps pointer arguments alive for the call.
+type library struct {
+	path    string
+	handle  uintptr
+	version string
+	engine  uintptr
+	stream  uintptr
+
+	// Raw symbols for purego.SyscallN.
+	symExecute, symStreamWait, symSetHandle uintptr
+
+	// Set-up functions.
+	memoryDescInitByTag     func(md *memDesc, ndims int32, dims *dims, dt int32, tag int32) int32
+	memoryDescInitByStrides func(md *memDesc, ndims int32, dims *dims, dt int32, strides *dims) int32
+	memoryDescEqual         func(a, b *memDesc) int32
+	memoryDescGetSize       func(md *memDesc) uintptr
+	memoryCreate            func(mem *uintptr, md *memDesc, engine uintptr, handle unsafe.Pointer) int32
+	memoryDestroy           func(mem uintptr) int32
+
+	convFwdInit  func(d *convDesc, prop, alg int32, src, wei, bias, dst *memDesc, strides, padL, padR *dims) int32
+	convBwdDInit func(d *convDesc, alg int32, diffSrc, wei, diffDst *memDesc, strides, padL, padR *dims) int32
+	convBwdWInit func(d *convDesc, alg int32, src, diffWei, diffBias, diffDst *memDesc, strides, padL, padR *dims) int32
+	ipFwdInit    func(d *ipDesc, prop int32, src, wei, bias, dst *memDesc) int32
+	ipBwdDInit   func(d *ipDesc, diffSrc, wei, diffDst *memDesc) int32
+	ipBwdWInit   func(d *ipDesc, src, diffWei, diffBias, diffDst *memDesc) int32
+	eltFwdInit   func(d *eltDesc, prop, alg int32, data *memDesc, alpha, beta float32) int32
+	eltBwdInit   func(d *eltDesc, alg int32, diffData, data *memDesc, alpha, beta float32) int32
+
+	pdCreate      func(pd *uintptr, opDesc unsafe.Pointer, attr, engine, hint uintptr) int32
+	reorderCreate func(pd *uintptr, src *memDesc, srcEngine uintptr, dst *memDesc, dstEngine, attr uintptr) int32
+	pdDestroy     func(pd uintptr) int32
+	pdQueryMD     func(pd uintptr, what int32, index int32) *memDesc
+	pdQuery       func(pd uintptr, what int32, index int32, result unsafe.Pointer) int32
+	primCreate    func(p *uintptr, pd uintptr) int32
+	primDestroy   func(p uintptr) int32
+
+	attrCreate          func(attr *uintptr) int32
+	attrDestroy         func(attr uintptr) int32
+	attrSetScratchpad   func(attr uintptr, mode int32) int32
+	attrSetOutputScales func(attr uintptr, count int64, mask int32, scales *float32) int32
+	attrSetPostOps      func(attr uintptr, ops uintptr) int32
+	postOpsCreate       func(ops *uintptr) int32
+	postOpsAppendElt    func(ops uintptr, scale float32, alg int32, alpha, beta float32) int32
+	postOpsDestroy      func(ops uintptr) int32
+
+	engineCreate func(engine *uintptr, kind int32, index uintptr) int32
+	streamCreate func(stream *uintptr, engine uintptr, flags uint32) int32
+	versionFn    func() *versionInfo
+}
+
+// versionInfo mirrors dnnl_version_t.
+type versionInfo struct {
+	Major, Minor, Patch int32
+	_                   int32
+	Hash                *byte
+	CPURuntime          uint32
+	GPURuntime          uint32
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *library
+	loadErr  error
+
+	// lib is the library Load opened; nil until Load succeeds. Layers use it.
+	lib *library
+
+	// ompSetNumThreads is libgomp's omp_set_num_threads, 0 when not found.
+	ompSetNumThreads uintptr
+	// ompDefaultThreads is omp_get_max_threads() at load time: OpenMP's default
+	// (OMP_NUM_THREADS, else the number of CPUs).
+	ompDefaultThreads int64
+	// numThreads is the thread count SetNumThreads asked for; 0 means the default.
+	numThreads atomic.Int64
+)
+
+// Load opens oneDNN (LibName, or the library named by $RLPOOL_DNNL) once per process,
+// checks that it is version 2.x, and creates the CPU engine and stream every layer
+// uses. Before opening it, it sets OMP_WAIT_POLICY=PASSIVE in the C environment unless
+// the variable is already set, so that libgomp's idle worker threads sleep instead of
+// spinning on the cores the rest of the program needs. Later calls return the first
+// result.
+func Load() error {
+	loadOnce.Do(func() {
+		loaded, loadErr = open(libPath())
+		if loadErr == nil {
+			lib = loaded
+			findOMP()
+		}
+	})
+	return loadErr
+}
+
+// Available reports whether Load has succeeded (it calls Load).
+func Available() bool { return Load() == nil }
+
+// Version returns the loaded library's version, e.g. "2.6.3", or "" when Load fails.
+func Version() string {
+	if Load() != nil {
+		return ""
+	}
+	return lib.version
+}
+
+// SetNumThreads sets how many OpenMP threads oneDNN's primitives use (n < 1 restores
+// OpenMP's default). OpenMP keeps the thread count per OS thread, and Go moves
+// goroutines between OS threads, so the package applies the setting on the calling OS
+// thread before every layer call rather than once here. Set it before creating layers:
+// oneDNN sizes some kernels and scratch buffers by the thread count at creation time.
+func SetNumThreads(n int) {
+	if n < 1 {
+		n = 0
+	}
+	numThreads.Store(int64(n))
+}
+
+// libPath is the library Load opens: $RLPOOL_DNNL or LibName.
+func libPath() string { return clib.LibPath(EnvLib, LibName) }
+
+// open loads the oneDNN library at path and prepares it for use. It is the testable
+// part of Load: it has no process-wide state besides the C environment variable it may
+// set and the library it opens.
+func open(path string) (*library, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("dnnl: loading oneDNN is only supported on linux, not %s", runtime.GOOS)
+	}
+	clib.SetEnvDefault("OMP_WAIT_POLICY", "PASSIVE")
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return nil, fmt.Errorf("dnnl: cannot open oneDNN library %q: %v; %s, or set %s to the library's path", path, err, InstallHint, EnvLib)
+	}
+	l := &library{path: path, handle: h}
+	if err := l.bind(); err != nil {
+		return nil, err
+	}
+	v := l.versionFn()
+	if v == nil {
+		return nil, fmt.Errorf("dnnl: %s: dnnl_version() returned nothing; %s", path, InstallHint)
+	}
+	l.version = fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+	if v.Major != wantMajor {
+		return nil, fmt.Errorf("dnnl: %s is oneDNN %s, but this package supports only oneDNN %d.x (its C API changed in 3.0); %s, or point %s at a 2.x libdnnl.so.2", path, l.version, wantMajor, InstallHint, EnvLib)
+	}
+	if st := l.engineCreate(&l.engine, engineCPU, 0); st != 0 {
+		return nil, statusErr("dnnl_engine_create(cpu)", st)
+	}
+	if st := l.streamCreate(&l.stream, l.engine, streamDefaultFlags); st != 0 {
+		return nil, statusErr("dnnl_stream_create", st)
+	}
+	return l, nil
+}
+
+// bind resolves every symbol the package uses.
+func (l *library) bind() error {
+	var missing []string
+	sym := func(name string) uintptr {
+		p, err := purego.Dlsym(l.handle, name)
+		if err != nil || p == 0 {
+			missing = append(missing, name)
+			return 0
+		}
+		return p
+	}
+	reg := func(fptr any, name string) {
+		if p := sym(name); p != 0 {
+			purego.RegisterFunc(fptr, p)
+		}
+	}
+	l.symExecute = sym("dnnl_primitive_execute")
+	l.symStreamWait = sym("dnnl_stream_wait")
+	l.symSetHandle = sym("dnnl_memory_set_data_handle")
+
+	reg(&l.memoryDescInitByTag, "dnnl_memory_desc_init_by_tag")
+	reg(&l.memoryDescInitByStrides, "dnnl_memory_desc_init_by_strides")
+	reg(&l.memoryDescEqual, "dnnl_memory_desc_equal")
+	reg(&l.memoryDescGetSize, "dnnl_memory_desc_get_size")
+	reg(&l.memoryCreate, "dnnl_memory_create")
+	reg(&l.memoryDestroy, "dnnl_memory_destroy")
+	reg(&l.convFwdInit, "dnnl_convolution_forward_desc_init")
+	reg(&l.convBwdDInit, "dnnl_convolution_backward_data_desc_init")
+	reg(&l.convBwdWInit, "dnnl_convolution_backward_weights_desc_init")
+	reg(&l.ipFwdInit, "dnnl_inner_product_forward_desc_init")
+	reg(&l.ipBwdDInit, "dnnl_inner_product_backward_data_desc_init")
+	reg(&l.ipBwdWInit, "dnnl_inner_product_backward_weights_desc_init")
+	reg(&l.eltFwdInit, "dnnl_eltwise_forward_desc_init")
+	reg(&l.eltBwdInit, "dnnl_eltwise_backward_desc_init")
+	reg(&l.pdCreate, "dnnl_primitive_desc_create")
+	reg(&l.reorderCreate, "dnnl_reorder_primitive_desc_create")
+	reg(&l.pdDestroy, "dnnl_primitive_desc_destroy")
+	reg(&l.pdQueryMD, "dnnl_primitive_desc_query_md")
+	reg(&l.pdQuery, "dnnl_primitive_desc_query")
+	reg(&l.primCreate, "dnnl_primitive_create")
+	reg(&l.primDestroy, "dnnl_primitive_destroy")
+	reg(&l.attrCreate, "dnnl_primitive_attr_create")
+	reg(&l.attrDestroy, "dnnl_primitive_attr_destroy")
+	reg(&l.attrSetScratchpad, "dnnl_primitive_attr_set_scratchpad_mode")
+	reg(&l.attrSetOutputScales, "dnnl_primitive_attr_set_output_scales")
+	reg(&l.attrSetPostOps, "dnnl_primitive_attr_set_post_ops")
+	reg(&l.postOpsCreate, "dnnl_post_ops_create")
+	reg(&l.postOpsAppendElt, "dnnl_post_ops_append_eltwise")
+	reg(&l.postOpsDestroy, "dnnl_post_ops_destroy")
+	reg(&l.engineCreate, "dnnl_engine_create")
+	reg(&l.streamCreate, "dnnl_stream_create")
+	reg(&l.versionFn, "dnnl_version")
+	if len(missing) > 0 {
+		return fmt.Errorf("dnnl: %s lacks the oneDNN 2.x symbols %v (is it oneDNN 3.x or not oneDNN?); %s", l.path, missing, InstallHint)
+	}
+	return nil
+}
+
+// findOMP looks up omp_set_num_threads and omp_get_max_threads among the loaded
+// libraries (libdnnl pulls in libgomp), else in libgomp.so.1, and records OpenMP's
+// default thread count.
+func findOMP() {
+	look := func(h uintptr) (set, get uintptr) {
+		s, err1 := purego.Dlsym(h, "omp_set_num_threads")
+		g, err2 := purego.Dlsym(h, "omp_get_max_threads")
+		if err1 != nil || err2 != nil {
+			return 0, 0
+		}
+		return s, g
+	}
+	set, get := look(purego.RTLD_DEFAULT)
+	if set == 0 || get == 0 {
+		h, err := purego.Dlopen("libgomp.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		if err != nil {
+			return
+		}
+		if set, get = look(h); set == 0 || get == 0 {
+			return
+		}
+	}
+	r, _, _ := purego.SyscallN(get)
+	ompDefaultThreads = int64(int32(r))
+	ompSetNumThreads = set
+}
+
+// applyThreads sets the OpenMP thread count chosen with SetNumThreads (or the default)
+// on the calling OS thread. Callers hold the goroutine on its OS thread
+// (runtime.LockOSThread) until their oneDNN calls are done.
+func applyThreads() {
+	n := numThreads.Load()
+	if n == 0 {
+		n = ompDefaultThreads
+	}
+	if n > 0 && ompSetNumThreads != 0 {
+		purego.SyscallN(ompSetNumThreads, uintptr(n))
+	}
+}
+
+// statusNames are dnnl_status_t's values.
+var statusNames = map[int32]string{
+	1: "out of memory",
+	2: "invalid arguments",
+	3: "unimplemented (no implementation for this shape/layout/attribute combination)",
+	4: "iterator ends",
+	5: "runtime error",
+	6: "not required",
+}
+
+// statusErr turns a non-zero dnnl_status_t from the call named what into an error.
+func statusErr(what string, st int32) error {
+	name, ok := statusNames[st]
+	if !ok {
+		name = fmt.Sprintf("status %d", st)
+	}
+	return fmt.Errorf("dnnl: %s failed: %s", what, name)
+}

@@ -1,0 +1,97 @@
+package dnnl
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOpenMissingLibrary checks the error for a library that does not exist: it names
+// the file and says how to install oneDNN. Load runs once per process, so the test
+// calls open, Load's testable core, with the path RLPOOL_DNNL would give.
+func TestOpenMissingLibrary(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-libdnnl.so.2")
+	t.Setenv(EnvLib, missing)
+	if got := libPath(); got != missing {
+		t.Fatalf("libPath() = %q with %s set, want %q", got, EnvLib, missing)
+	}
+	_, err := open(libPath())
+	if err == nil {
+		t.Fatal("open of a missing library succeeded")
+	}
+	for _, want := range []string{missing, "libdnnl2", "make deps"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+// TestOpenNotOneDNN checks that a library without oneDNN's symbols is refused with a
+// clear message rather than crashing.
+func TestOpenNotOneDNN(t *testing.T) {
+	_, err := open("libc.so.6")
+	if err == nil {
+		t.Fatal("open(libc.so.6) succeeded")
+	}
+	if !strings.Contains(err.Error(), "libdnnl2") {
+		t.Errorf("error %q does not say how to install oneDNN", err)
+	}
+}
+
+// TestLoad checks the loaded library's version and that OMP_WAIT_POLICY was set.
+func TestLoad(t *testing.T) {
+	requireLib(t)
+	if !Available() {
+		t.Fatal("Available() = false after Load succeeded")
+	}
+	v := Version()
+	if !strings.HasPrefix(v, "2.") {
+		t.Errorf("Version() = %q, want 2.x", v)
+	}
+	if os.Getenv("OMP_WAIT_POLICY") == "" {
+		t.Error("OMP_WAIT_POLICY not set after Load")
+	}
+	if ompSetNumThreads == 0 {
+		t.Error("omp_set_num_threads not found")
+	}
+	t.Logf("oneDNN %s, OpenMP default threads %d, OMP_WAIT_POLICY=%s", v, ompDefaultThreads, os.Getenv("OMP_WAIT_POLICY"))
+}
+
+// TestSetNumThreads checks that results do not depend on the thread count.
+func TestSetNumThreads(t *testing.T) {
+	requireLib(t)
+	defer SetNumThreads(0)
+	cfg := ConvConfig{Batch: 4, Cin: 8, H: 12, W: 12, Cout: 16, K: 3, Stride: 1, ReLU: true, NeedDX: true}
+	SetNumThreads(1)
+	one := runConv(t, cfg, false, 21)
+	SetNumThreads(0)
+	def := runConv(t, cfg, false, 21)
+	if e := relL2(one.y, f64(def.y)); e > 1e-6 {
+		t.Errorf("output with 1 thread differs by %.3g", e)
+	}
+	one.check(t, 1e-4)
+}
+
+// TestPublicAPIWithoutLibrary checks, in a process where Load failed (run the tests
+// with RLPOOL_DNNL=/nonexistent to exercise it), that the public API reports the
+// failure instead of panicking.
+func TestPublicAPIWithoutLibrary(t *testing.T) {
+	if Load() == nil {
+		t.Skip("oneDNN loaded; run with RLPOOL_DNNL=/nonexistent to test the failure path")
+	}
+	if Available() || Version() != "" {
+		t.Errorf("Available() = %v, Version() = %q after a failed Load", Available(), Version())
+	}
+	if p := os.Getenv(EnvLib); p != "" && !strings.Contains(Load().Error(), p) {
+		t.Errorf("Load error %q does not name %s", Load(), p)
+	}
+	if _, err := NewConv(ConvConfig{Batch: 1, Cin: 1, H: 3, W: 3, Cout: 1, K: 3, Stride: 1}); err == nil {
+		t.Error("NewConv without the library: no error")
+	}
+	if _, err := NewDense(DenseConfig{Batch: 1, In: 1, Out: 1}); err == nil {
+		t.Error("NewDense without the library: no error")
+	}
+	SetNumThreads(1) // must not crash
+	SetNumThreads(0)
+}

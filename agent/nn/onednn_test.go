@@ -1,0 +1,234 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/rlpool/rlpool/agent/dnnl"
+)
+
+// needOneDNN skips a test when oneDNN's library cannot be loaded.
+func needOneDNN(t *testing.T) {
+	t.Helper()
+	if err := dnnl.Load(); err != nil {
+		t.Skipf("oneDNN is not available (%v): the onednn backend's tests need Debian's libdnnl2", err)
+	}
+}
+
+// relL2 is |got - want| / |want|.
+func relL2(got, want []float64) float64 {
+	var d, n float64
+	for i := range want {
+		d += (got[i] - want[i]) * (got[i] - want[i])
+		n += want[i] * want[i]
+	}
+	return math.Sqrt(d / max(n, 1e-300))
+}
+
+func f32Tensor(v []float64, shape ...int) *tensor.Dense {
+	d := make([]float32, len(v))
+	for i, x := range v {
+		d[i] = float32(x)
+	}
+	return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(d))
+}
+
+// layerRun builds one layer on backend with float32 weights from w and b (and the
+// input x, float32 or uint8), and returns y and the gradients of sum(y * r) with
+// respect to w, b and, when the layer has one, x.
+type layerRun func(backend Backend, x tensor.Tensor, w, b, r []float64) result
+
+func convRun(t *testing.T, c convCase) layerRun {
+	return func(backend Backend, x tensor.Tensor, w, b, r []float64) result {
+		g := G.NewGraph()
+		xn := G.NewTensor(g, x.Dtype(), 4, G.WithShape(x.Shape()...), G.WithValue(x.Clone()), G.WithName("x"))
+		wn := G.NewTensor(g, tensor.Float32, 4, G.WithShape(c.cout, c.c, c.k, c.k), G.WithValue(f32Tensor(w, c.cout, c.c, c.k, c.k)), G.WithName("w"))
+		bn := G.NewVector(g, tensor.Float32, G.WithShape(c.cout), G.WithValue(f32Tensor(b, c.cout)), G.WithName("b"))
+		y, err := Conv(xn, wn, bn, ConvOpts{Stride: c.s, ReLU: c.relu, Flatten: c.flatten, Scale: c.scale, NoInputGrad: c.noInputGrad, Backend: backend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrt := []*G.Node{wn, bn}
+		if x.Dtype() != tensor.Uint8 && !c.noInputGrad {
+			wrt = append(wrt, xn)
+		}
+		return runLoss(t, g, y, f32Tensor(r, y.Shape()...), wrt)
+	}
+}
+
+// compareBackends runs a layer on both backends and checks y and every gradient within
+// 1e-4 relative L2.
+func compareBackends(t *testing.T, run layerRun, x tensor.Tensor, w, b, r []float64) {
+	t.Helper()
+	want := run(BackendGo, x, w, b, r)
+	got := run(BackendOneDNN, x, w, b, r)
+	if e := relL2(got.y, want.y); e > 1e-4 {
+		t.Errorf("y: relative L2 %.3g between onednn and go", e)
+	}
+	for j, name := range []string{"dW", "db", "dx"}[:len(want.grads)] {
+		if e := relL2(got.grads[j], want.grads[j]); e > 1e-4 {
+			t.Errorf("%s: relative L2 %.3g between onednn and go", name, e)
+		}
+	}
+}
+
+func randFloats(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rng.NormFloat64() * 0.3
+	}
+	return v
+}
+
+// The onednn convolution computes what the go one does: output and the gradients of
+// weights, bias and input, for uint8 pixels (scaled, space-to-depth), float inputs,
+// with and without ReLU, flattened, odd sizes.
+func TestOneDNNConvMatchesGo(t *testing.T) {
+	needOneDNN(t)
+	cases := []convCase{
+		{"nature1 uint8 8x8/4", 3, 4, 36, 36, 8, 8, 4, true, false, tensor.Uint8, 1.0 / 255, true},
+		{"nature2 4x4/2 with dx", 5, 32, 12, 12, 16, 4, 2, true, false, tensor.Float32, 0, false},
+		{"nature3 3x3/1 flatten", 4, 16, 7, 7, 16, 3, 1, true, true, tensor.Float32, 0, false},
+		{"odd size linear", 3, 5, 11, 13, 7, 4, 2, false, false, tensor.Float32, 0, false},
+		{"batch 1, no dx", 1, 8, 10, 10, 8, 3, 1, true, false, tensor.Float32, 0, true},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(i), 11))
+			x := randTensor(rng, c.xdt, c.b, c.c, c.h, c.w)
+			oh, ow := (c.h-c.k)/c.s+1, (c.w-c.k)/c.s+1
+			compareBackends(t, convRun(t, c), x, randFloats(rng, c.cout*c.c*c.k*c.k), randFloats(rng, c.cout), randFloats(rng, c.b*c.cout*oh*ow))
+		})
+	}
+}
+
+func denseRun(t *testing.T, batch, in, out int, act Activation, noInputGrad bool) layerRun {
+	return func(backend Backend, x tensor.Tensor, w, b, r []float64) result {
+		g := G.NewGraph()
+		xn := G.NewMatrix(g, tensor.Float32, G.WithShape(batch, in), G.WithValue(x.Clone()), G.WithName("x"))
+		wn := G.NewMatrix(g, tensor.Float32, G.WithShape(in, out), G.WithValue(f32Tensor(w, in, out)), G.WithName("w"))
+		bn := G.NewVector(g, tensor.Float32, G.WithShape(out), G.WithValue(f32Tensor(b, out)), G.WithName("b"))
+		y, err := Dense(xn, wn, bn, DenseOpts{Act: act, NoInputGrad: noInputGrad, Backend: backend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrt := []*G.Node{wn, bn}
+		if !noInputGrad {
+			wrt = append(wrt, xn)
+		}
+		return runLoss(t, g, y, f32Tensor(r, batch, out), wrt)
+	}
+}
+
+// The onednn dense layer computes what the go one does, with ReLU and linear, with and
+// without the input gradient; tanh is refused with a message.
+func TestOneDNNDenseMatchesGo(t *testing.T) {
+	needOneDNN(t)
+	cases := []struct {
+		name        string
+		b, in, out  int
+		act         Activation
+		noInputGrad bool
+	}{
+		{"nature dense relu", 16, 3136, 512, ReLU, false},
+		{"head linear", 9, 512, 6, Linear, false},
+		{"odd relu, no dx", 5, 37, 11, ReLU, true},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(i), 13))
+			x := f32Tensor(randFloats(rng, c.b*c.in), c.b, c.in)
+			compareBackends(t, denseRun(t, c.b, c.in, c.out, c.act, c.noInputGrad), x,
+				randFloats(rng, c.in*c.out), randFloats(rng, c.out), randFloats(rng, c.b*c.out))
+		})
+	}
+	g := G.NewGraph()
+	x := G.NewMatrix(g, tensor.Float32, G.WithShape(2, 3), G.WithName("x"))
+	w := G.NewMatrix(g, tensor.Float32, G.WithShape(3, 4), G.WithName("w"))
+	b := G.NewVector(g, tensor.Float32, G.WithShape(4), G.WithName("b"))
+	if _, err := Dense(x, w, b, DenseOpts{Act: Tanh, Backend: BackendOneDNN}); err == nil {
+		t.Error("a tanh dense layer on onednn built without error")
+	}
+}
+
+// directional checks a layer's gradients against finite differences of
+// L = sum(y * r) along a random direction of the weights and of the bias, with the
+// layer itself computing L (float32, so the step is large and the tolerance loose).
+func directional(t *testing.T, run layerRun, x tensor.Tensor, w, b, r []float64) {
+	t.Helper()
+	loss := func(w, b []float64) float64 {
+		res := run(BackendOneDNN, x, w, b, r)
+		s := 0.0
+		for i, v := range res.y {
+			s += v * r[i]
+		}
+		return s
+	}
+	grad := run(BackendOneDNN, x, w, b, r)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for j, p := range [][]float64{w, b} {
+		d := randFloats(rng, len(p))
+		const eps = 1e-2
+		plus, minus := append([]float64(nil), p...), append([]float64(nil), p...)
+		for i := range p {
+			plus[i] += eps * d[i]
+			minus[i] -= eps * d[i]
+		}
+		var fd float64
+		if j == 0 {
+			fd = (loss(plus, b) - loss(minus, b)) / (2 * eps)
+		} else {
+			fd = (loss(w, plus) - loss(w, minus)) / (2 * eps)
+		}
+		an := 0.0
+		for i, g := range grad.grads[j] {
+			an += g * d[i]
+		}
+		if math.Abs(fd-an) > 2e-2*(math.Abs(an)+1) {
+			t.Errorf("%s: finite differences %.6g, gradient %.6g", []string{"dW", "db"}[j], fd, an)
+		}
+	}
+}
+
+// The onednn layers' weight and bias gradients agree with finite differences of the
+// loss they compute themselves.
+func TestOneDNNFiniteDifferences(t *testing.T) {
+	needOneDNN(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	c := convCase{"conv", 2, 4, 12, 12, 8, 4, 2, false, false, tensor.Float32, 0, false}
+	directional(t, convRun(t, c), randTensor(rng, tensor.Float32, 2, 4, 12, 12),
+		randFloats(rng, 8*4*16), randFloats(rng, 8), randFloats(rng, 2*8*5*5))
+	px := convCase{"pixels", 2, 4, 16, 16, 8, 8, 4, false, false, tensor.Uint8, 1.0 / 255, true}
+	directional(t, convRun(t, px), randTensor(rng, tensor.Uint8, 2, 4, 16, 16),
+		randFloats(rng, 8*4*64), randFloats(rng, 8), randFloats(rng, 2*8*3*3))
+	directional(t, denseRun(t, 3, 20, 7, Linear, false), f32Tensor(randFloats(rng, 60), 3, 20),
+		randFloats(rng, 140), randFloats(rng, 7), randFloats(rng, 21))
+}
+
+// The whole Nature CNN on onednn (its convolutions handing each other oneDNN's
+// layouts) computes the go backend's features and weight gradients.
+func TestOneDNNNatureCNNMatchesGo(t *testing.T) {
+	needOneDNN(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	pix := randTensor(rng, tensor.Uint8, 3, 4, 84, 84)
+	r := randTensor(rng, tensor.Float32, 3, NatureFeatures)
+	run := func(backend Backend) result {
+		g := G.NewGraph()
+		x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+		f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: backend})
+		return runLoss(t, g, f, r, params)
+	}
+	want, got := run(BackendGo), run(BackendOneDNN)
+	if e := relL2(got.y, want.y); e > 1e-4 {
+		t.Errorf("features: relative L2 %.3g", e)
+	}
+	for j := range want.grads {
+		if e := relL2(got.grads[j], want.grads[j]); e > 1e-4 {
+			t.Errorf("gradient of parameter %d: relative L2 %.3g", j, e)
+		}
+	}
+}
