@@ -1,8 +1,10 @@
 // Package play loads a trained policy from a run directory and plays it: `train eval`.
 //
 // The policy is rebuilt from the run's own config.toml and a checkpoint (best or
-// latest), and evaluated in plain Go (a few matrix-vector products per step), so
-// playing needs no graph machine. Returns are the env's raw, undiscounted rewards.
+// latest) by the run's learner (agent.Algorithm's Policy). An MLP policy is evaluated
+// in plain Go (a few matrix-vector products per step); a Nature CNN runs as a graph on
+// one observation, on the backend net.backend picks. Returns are the env's raw,
+// undiscounted rewards.
 // The first episode can be recorded as an animated GIF: a drawing of the system for
 // classic-control tasks, the env's own frames for envs that implement render.Framer
 // (Atari).
