@@ -52,11 +52,13 @@ train: deps build
 vet:
 	$(GO) vet ./...
 
-# test runs vet, the whole suite, the Atari packages again as bin/train builds them
-# (EMU_GCFLAGS), and the race detector over the engine and the IMPALA actor-learner
-# (its actors and learner share weight snapshots and a queue).
+# test runs vet; the whole suite built as bin/train is, without cgo (the C libraries
+# loaded with purego behave differently in a program without cgo: signals on their
+# threads, for one); the Atari packages again as bin/train builds them (EMU_GCFLAGS);
+# and the race detector over the engine and the IMPALA actor-learner (its actors and
+# learner share weight snapshots and a queue).
 test: deps vet
-	$(GO) test ./...
+	CGO_ENABLED=0 $(GO) test ./...
 	$(GO) test $(EMU_GCFLAGS) ./envs/atari/...
 	$(GO) test -race ./envpool/... ./agent/impala/...
 

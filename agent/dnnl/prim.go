@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+	"golang.org/x/sys/unix"
 )
 
 // This file holds the machinery every layer shares: memory descriptors, memory
@@ -356,8 +357,23 @@ func ptrF32(s []float32) unsafe.Pointer {
 // lockThread holds the goroutine on its OS thread for a sequence of oneDNN calls and
 // applies the thread count; the returned function releases it. OpenMP keeps its thread
 // team and thread-count setting per OS thread.
+//
+// It also blocks SIGPROF on the thread until the release. The OpenMP worker threads
+// libgomp starts inherit the blocked signal: a CPU profile's SIGPROF, which the kernel
+// delivers to any thread of the process, would otherwise land on a thread the Go
+// runtime did not create, which a program built without cgo cannot handle (train
+// -cpuprofile crashed with a segmentation fault). A profile therefore attributes the
+// time of oneDNN's calls to the moment they return, not to their code.
 func lockThread() func() {
 	runtime.LockOSThread()
+	var prof, old unix.Sigset_t
+	prof.Val[(unix.SIGPROF-1)/64] |= 1 << ((unix.SIGPROF - 1) % 64)
+	blocked := unix.PthreadSigmask(unix.SIG_BLOCK, &prof, &old) == nil
 	applyThreads()
-	return runtime.UnlockOSThread
+	return func() {
+		if blocked {
+			unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
+		}
+		runtime.UnlockOSThread()
+	}
 }
