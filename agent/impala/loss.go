@@ -267,7 +267,7 @@ func (op lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	if err != nil {
 		return nil, err
 	}
-	dv, err := G.ApplyOp(lossPickOp{st: op.st}, back)
+	dv, err := gop.Pick(back, op.st, 1, "vtraceloss.dvalues")
 	if err != nil {
 		return nil, err
 	}
@@ -336,37 +336,10 @@ func (op lossBackOp) Hashcode() uint32 { return gop.Hash(op) }
 // String implements fmt.Stringer.
 func (op lossBackOp) String() string { return fmt.Sprintf("VTraceLossBackward#%d", op.st.id) }
 
-// lossPickOp returns d loss/d values, computed by the backward op it takes as input.
-type lossPickOp struct {
-	gop.Grad
-	st *lossState
+// ResultShape implements gop.Results: d loss/d values, one per row.
+func (st *lossState) ResultShape(int) tensor.Shape { return tensor.Shape{st.rows()} }
+
+// Result implements gop.Results: d loss/d values as the backward op left them.
+func (st *lossState) Result(int) (*tensor.Dense, error) {
+	return gop.Wrap(&st.dValuesT, st.dValues, tensor.Shape{st.rows()})
 }
-
-// Arity implements gorgonia.Op.
-func (op lossPickOp) Arity() int { return 1 }
-
-// Type implements gorgonia.Op.
-func (op lossPickOp) Type() hm.Type {
-	return hm.NewFnType(gop.TensorType(2, op.st.dt), gop.TensorType(1, op.st.dt))
-}
-
-// InferShape implements gorgonia.Op.
-func (op lossPickOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
-	return tensor.Shape{op.st.rows()}, nil
-}
-
-// Do implements gorgonia.Op.
-func (op lossPickOp) Do(...G.Value) (G.Value, error) {
-	return gop.Wrap(&op.st.dValuesT, op.st.dValues, tensor.Shape{op.st.rows()})
-}
-
-// WriteHash implements gorgonia.Op.
-func (op lossPickOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "rlpool.impala.vtraceloss.dvalues#%d", op.st.id)
-}
-
-// Hashcode implements gorgonia.Op.
-func (op lossPickOp) Hashcode() uint32 { return gop.Hash(op) }
-
-// String implements fmt.Stringer.
-func (op lossPickOp) String() string { return fmt.Sprintf("VTraceLossDValues#%d", op.st.id) }
