@@ -1,6 +1,8 @@
 // Command train trains agents on rlpool's environments and manages the runs.
 //
 //	train -config configs/cartpole.toml [-set ppo.learning_rate=1e-3 ...] [-seed 2]
+//	train -config pong            # a config bundled in the binary, from any folder
+//	train -config pong -print     # print the resolved config, run nothing
 //	train -resume runs/cartpole-20260101-120000-s1
 //	train bench -task Pong-v5 -num-envs 16 -batch-size 8
 //
@@ -25,7 +27,6 @@ import (
 	"syscall"
 
 	_ "github.com/rlpool/rlpool/envs/all"
-	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/train"
 )
 
@@ -37,11 +38,13 @@ type subcommand struct {
 
 // subcommands maps the first argument to its handler; anything else is training.
 var subcommands = map[string]subcommand{
-	"bench": {runBench, "measure env steps (and frames) per second of a pool"},
-	"roms":  {runRoms, "import ALE's ROMs into the ROM folder (roms import DIR), list available games"},
-	"sweep": {runSweep, "run a hyperparameter sweep: train sweep -config configs/sweeps/NAME.toml"},
-	"runs":  {runRuns, "inspect runs: train runs list|show|plot|compare"},
-	"eval":  {runEval, "play a run's saved policy, print returns, record a GIF: train eval -run RUNDIR"},
+	"bench":   {runBench, "measure env steps (and frames) per second of a pool"},
+	"roms":    {runRoms, "import ALE's ROMs into the ROM folder (roms import DIR), list available games"},
+	"sweep":   {runSweep, "run a hyperparameter sweep: train sweep -config configs/sweeps/NAME.toml"},
+	"runs":    {runRuns, "inspect runs: train runs list|show|plot|compare"},
+	"eval":    {runEval, "play a run's saved policy, print returns, record a GIF: train eval -run RUNDIR"},
+	"configs": {runConfigs, "list the configs bundled in the binary (train -config NAME runs one from any folder)"},
+	"config":  {runConfigHelp, "print every config key with its type, default, allowed values and help: train config [KEY]"},
 }
 
 func main() {
@@ -80,14 +83,15 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func trainMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "TOML run config (e.g. configs/cartpole.toml)")
+	configPath := fs.String("config", "", "TOML run config: a file, else a bundled config's name (e.g. cartpole; train configs lists them)")
+	printOnly := fs.Bool("print", false, "print the resolved config (after -set) as TOML and exit without training")
 	resume := fs.String("resume", "", "continue the run in this run directory from its latest checkpoint")
 	seed := fs.String("seed", "", "run seed (same as -set run.seed=N)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof FILE)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a config key, e.g. -set ppo.learning_rate=3e-4 (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: train -config FILE [-set key=value ...] [-seed N]\n       train -resume RUNDIR\n       train <subcommand> ...\n\nsubcommands:\n")
+		fmt.Fprintf(stderr, "usage: train -config FILE|NAME [-set key=value ...] [-seed N] [-print]\n       train -resume RUNDIR\n       train <subcommand> ...\n\nsubcommands:\n")
 		names := make([]string, 0, len(subcommands))
 		for n := range subcommands {
 			names = append(names, n)
@@ -120,7 +124,8 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 		}
 		sets = append(sets, "run.seed="+*seed)
 	}
-	opts := train.Options{Stdout: stdout, Stderr: stderr, Progress: isTerminal(os.Stderr)}
+	// Progress on: a live line on a terminal, plain periodic lines in a log file.
+	opts := train.Options{Stdout: stdout, Stderr: stderr, Progress: true}
 	switch {
 	case *resume != "" && *configPath != "":
 		fmt.Fprintln(stderr, "train: use -config for a new run or -resume for an old one, not both (a resumed run keeps its own config.toml)")
@@ -128,15 +133,29 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 	case *resume != "":
 		opts.Resume, opts.Overrides = *resume, sets
 	case *configPath == "":
-		fmt.Fprintln(stderr, "train: no -config given; e.g. train -config configs/cartpole.toml (train -h for help)")
+		fmt.Fprintln(stderr, "train: no -config given; e.g. train -config cartpole (train -h for help)")
 		return 2
 	default:
-		cfg, err := config.Load(*configPath, sets)
+		cfg, source, err := loadConfig(*configPath, sets)
 		if err != nil {
 			fmt.Fprintf(stderr, "train: %v\n", err)
 			return 2
 		}
-		opts.Config = cfg
+		opts.Config, opts.Source = cfg, source
+	}
+	if *printOnly {
+		if opts.Config == nil {
+			fmt.Fprintln(stderr, "train: -print needs -config (a resumed run's config is its config.toml)")
+			return 2
+		}
+		b, err := opts.Config.Encode()
+		if err != nil {
+			fmt.Fprintf(stderr, "train: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "# From: %s\n", opts.Source)
+		stdout.Write(b)
+		return 0
 	}
 
 	if *cpuProfile != "" {
@@ -164,14 +183,6 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 		return 130
 	}
 	return 0
-}
-
-// isTerminal reports whether f is a character device (a terminal), where a live
-// progress line makes sense; elsewhere (a file, a pipe, CI) only plain lines are
-// written.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // interruptContext returns a context cancelled by the first SIGINT or SIGTERM, after

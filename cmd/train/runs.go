@@ -13,7 +13,8 @@ import (
 )
 
 const runsUsage = `usage:
-  train runs list [DIR]                          runs in DIR (default runs), newest first
+  train runs list [DIR...]                       runs in each DIR (default runs), newest first;
+                                                 a DIR may be a run or a glob ('runs/pong-*')
   train runs show RUN [-threshold R1,R2]         config, metrics and time to thresholds
   train runs plot RUN... [-x steps|time] [-o FILE.png]
                                                  learning curves; seeds of one config as mean and band
@@ -60,14 +61,10 @@ func runsMain(args []string, w io.Writer) error {
 	}
 	switch cmd {
 	case "list", "ls":
-		dir := *base
-		if len(pos) > 1 {
-			return fmt.Errorf("runs list takes one folder, got %d", len(pos))
+		if len(pos) == 0 {
+			pos = []string{*base}
 		}
-		if len(pos) == 1 {
-			dir = pos[0]
-		}
-		rs, skipped, err := runs.List(dir)
+		rs, skipped, err := runs.ListMany(pos)
 		if err != nil {
 			return err
 		}

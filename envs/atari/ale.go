@@ -23,9 +23,11 @@ type machine interface {
 type Options struct {
 	// Mode selects a game mode; nil means the game's default (Game.DefaultMode).
 	Mode *int
-	// Difficulty is ALE's difficulty: bit 0 sets the left difficulty switch to A,
-	// bit 1 the right one. It must be one of the game's difficulties.
-	Difficulty int
+	// Difficulty selects ALE's difficulty: bit 0 sets the left difficulty switch to A,
+	// bit 1 the right one. nil means ALE's default, 0, which ALE uses without checking
+	// it against the game's difficulties (Backgammon lists only 3); a given difficulty
+	// must be one of the game's, as ALE's setDifficulty requires.
+	Difficulty *int
 	// RepeatActionProbability is the sticky-action probability: on every frame the
 	// previous action is kept with this probability (0 in EnvPool, 0.25 in
 	// Gymnasium's v5 tasks). Must be in [0, 1].
@@ -91,12 +93,12 @@ func checkOptions(g Game, opts Options) error {
 		}
 		return fmt.Errorf("atari: %s has no mode %d; its modes are %v", g.Name, *opts.Mode, modes)
 	}
-	if !g.HasDifficulty(opts.Difficulty) {
+	if opts.Difficulty != nil && !g.HasDifficulty(*opts.Difficulty) {
 		diffs := g.Difficulties
 		if len(diffs) == 0 {
 			diffs = []int{0}
 		}
-		return fmt.Errorf("atari: %s has no difficulty %d; its difficulties are %v", g.Name, opts.Difficulty, diffs)
+		return fmt.Errorf("atari: %s has no difficulty %d; its difficulties are %v", g.Name, *opts.Difficulty, diffs)
 	}
 	if !(opts.RepeatActionProbability >= 0 && opts.RepeatActionProbability <= 1) {
 		return fmt.Errorf("atari: repeat action probability %v is outside [0, 1]", opts.RepeatActionProbability)
@@ -113,11 +115,13 @@ func newALE(g Game, m machine, opts Options) *ALE {
 		m:          m,
 		usePaddles: g.Props.usesPaddles(),
 		mode:       g.DefaultMode(),
-		difficulty: opts.Difficulty,
 		repeatProb: opts.RepeatActionProbability,
 	}
 	if opts.Mode != nil {
 		a.mode = *opts.Mode
+	}
+	if opts.Difficulty != nil {
+		a.difficulty = *opts.Difficulty
 	}
 	a.rng.Seed(opts.Seed)
 	a.resetPaddles()

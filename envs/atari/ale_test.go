@@ -323,7 +323,8 @@ func TestStickyActions(t *testing.T) {
 	if err := checkOptions(g, Options{Mode: &two}); err == nil {
 		t.Error("pong mode 2 accepted")
 	}
-	if err := checkOptions(g, Options{Difficulty: 4}); err == nil {
+	four := 4
+	if err := checkOptions(g, Options{Difficulty: &four}); err == nil {
 		t.Error("pong difficulty 4 accepted")
 	}
 }

@@ -48,9 +48,10 @@ type EnvConfig struct {
 	// frames). With EpisodicLife the count runs over the lives of one game, as in
 	// EnvPool.
 	MaxEpisodeSteps int
-	// Mode is the game mode (nil: the game's default); Difficulty ALE's difficulty.
+	// Mode is the game mode (nil: the game's default); Difficulty ALE's difficulty
+	// (nil: ALE's default, 0, used unchecked as ALE does).
 	Mode       *int
-	Difficulty int
+	Difficulty *int
 }
 
 // DefaultEnvConfig returns EnvPool's Atari defaults.

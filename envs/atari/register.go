@@ -52,11 +52,17 @@ func ParseEnvConfig(g Game, m map[string]any) (EnvConfig, string, error) {
 		UseFireReset:            o.Bool("use_fire_reset", d.UseFireReset),
 		FullActionSpace:         o.Bool("full_action_space", d.FullActionSpace),
 		MaxEpisodeSteps:         o.Int("max_episode_steps", d.MaxEpisodeSteps),
-		Difficulty:              o.Int("difficulty", 0),
 	}
 	mode := o.Int("mode", -1)
 	if mode >= 0 {
 		c.Mode = &mode
+	}
+	// Absent (or -1), the difficulty is ALE's default 0, used without checking it
+	// against the game's list as ALE does (Backgammon lists only 3); a given one must
+	// be one of the game's.
+	diff := o.Int("difficulty", -1)
+	if diff >= 0 {
+		c.Difficulty = &diff
 	}
 	romsDir := o.String("roms_dir", "")
 	o.Check(c.ImgHeight >= 1 && c.ImgHeight <= 4096, "img_height", "%d: must be 1..4096", c.ImgHeight)
@@ -68,7 +74,7 @@ func ParseEnvConfig(g Game, m map[string]any) (EnvConfig, string, error) {
 	p := c.RepeatActionProbability
 	o.Check(p >= 0 && p <= 1, "repeat_action_probability", "%v: must be in [0, 1]", p)
 	o.Check(mode >= -1 && (mode == -1 || g.HasMode(mode)), "mode", "%d: %s's modes are %v (-1 or absent: the default)", mode, g.Name, orDefault(g.Modes))
-	o.Check(g.HasDifficulty(c.Difficulty), "difficulty", "%d: %s's difficulties are %v", c.Difficulty, g.Name, orDefault(g.Difficulties))
+	o.Check(diff >= -1 && (diff == -1 || g.HasDifficulty(diff)), "difficulty", "%d: %s's difficulties are %v (-1 or absent: ALE's default, 0)", diff, g.Name, orDefault(g.Difficulties))
 	return c, romsDir, o.Err()
 }
 

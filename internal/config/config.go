@@ -158,17 +158,24 @@ func schemaType() reflect.Type {
 // ("key=value" with dotted keys, later ones win) and validates the result. Every
 // problem found is reported, each naming its key.
 func Load(path string, overrides []string) (*Config, error) {
-	raw := map[string]any{}
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}
-		if _, err := toml.Decode(string(data), &raw); err != nil {
-			return nil, fmt.Errorf("config: %s: %w", path, err)
-		}
+		return Parse(data, path, overrides)
 	}
-	return FromMap(raw, overrides, path)
+	return FromMap(map[string]any{}, overrides, "")
+}
+
+// Parse is Load for a config's text (e.g. one bundled in the binary); source names it
+// in errors.
+func Parse(data []byte, source string, overrides []string) (*Config, error) {
+	raw := map[string]any{}
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return nil, fmt.Errorf("config: %s: %w", source, err)
+	}
+	return FromMap(raw, overrides, source)
 }
 
 // FromMap is Load for an already decoded TOML table; source names it in errors.
@@ -458,9 +465,10 @@ func setValue(fv reflect.Value, val any, key string) error {
 	return nil
 }
 
-// checkRanges applies range and oneof tags to every field.
-func checkRanges(v reflect.Value, prefix string) []error {
-	var errs []error
+// leaves calls visit for every key under the schema value v with its dotted key, its
+// field and its value: sections (learner sections through their pointers) are walked
+// into.
+func leaves(v reflect.Value, prefix string, visit func(key string, f reflect.StructField, fv reflect.Value)) {
 	for _, f := range fields(v.Type()) {
 		fv := v.FieldByIndex(f.Index)
 		if fv.Kind() == reflect.Pointer {
@@ -468,9 +476,17 @@ func checkRanges(v reflect.Value, prefix string) []error {
 		}
 		key := prefix + tagName(f)
 		if fv.Kind() == reflect.Struct {
-			errs = append(errs, checkRanges(fv, key+".")...)
+			leaves(fv, key+".", visit)
 			continue
 		}
+		visit(key, f, fv)
+	}
+}
+
+// checkRanges applies range and oneof tags to every field.
+func checkRanges(v reflect.Value, prefix string) []error {
+	var errs []error
+	leaves(v, prefix, func(key string, f reflect.StructField, fv reflect.Value) {
 		if r := f.Tag.Get("range"); r != "" {
 			var x float64
 			switch fv.Kind() {
@@ -484,7 +500,7 @@ func checkRanges(v reflect.Value, prefix string) []error {
 						errs = append(errs, err)
 					}
 				}
-				continue
+				return
 			}
 			if err := inRange(x, r, key); err != nil {
 				errs = append(errs, err)
@@ -503,7 +519,7 @@ func checkRanges(v reflect.Value, prefix string) []error {
 				}
 			}
 		}
-	}
+	})
 	return errs
 }
 

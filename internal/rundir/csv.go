@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -78,6 +79,57 @@ func ReadCSV(path string) (header []string, rows [][]string, err error) {
 		return nil, nil, nil
 	}
 	return all[0], all[1:], nil
+}
+
+// DropTornLine removes a torn last line from the CSV file at path, the trace of a write
+// cut short (power lost, the process killed): a final line without its trailing
+// newline, or one with fewer fields than the header. A torn header empties the file.
+// It returns a one-line notice of what it dropped, or "" when the file is whole or
+// absent. Only the last line is looked at: a short row anywhere else, or a header that
+// differs from the one expected, is still an error where the file is read or opened.
+// The run's CSV files hold numbers, never quoted newlines, so lines are records.
+func DropTornLine(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) || err == nil && len(b) == 0 {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("rundir: %w", err)
+	}
+	torn := b[len(b)-1] != '\n'
+	body := bytes.TrimSuffix(b, []byte("\n"))
+	start := bytes.LastIndexByte(body, '\n') + 1
+	last := body[start:]
+	if !torn && start > 0 {
+		header, _, _ := bytes.Cut(b, []byte("\n"))
+		torn = csvFields(last) < csvFields(header)
+	}
+	if !torn {
+		return "", nil
+	}
+	if err := os.Truncate(path, int64(start)); err != nil {
+		return "", fmt.Errorf("rundir: dropping the torn last line of %s: %w", path, err)
+	}
+	shown := string(last)
+	if len(shown) > 60 {
+		shown = shown[:60] + "..."
+	}
+	what := "last line"
+	if start == 0 {
+		what = "header"
+	}
+	return fmt.Sprintf("%s: dropped a torn %s %q (a write cut short)", path, what, shown), nil
+}
+
+// csvFields counts the fields of one CSV line; an unparsable line counts as none.
+func csvFields(line []byte) int {
+	r := csv.NewReader(bytes.NewReader(line))
+	r.FieldsPerRecord = -1
+	rec, err := r.Read()
+	if err != nil {
+		return 0
+	}
+	return len(rec)
 }
 
 // TruncateCSV keeps the header and the rows for which keep returns true, rewriting

@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -127,5 +128,75 @@ func TestCurvesPNG(t *testing.T) {
 	// No episodes yet still draws (empty axes) rather than failing.
 	if err := (&Curves{Title: "empty", Target: math.NaN()}).WritePNG(p); err != nil {
 		t.Errorf("empty curves: %v", err)
+	}
+}
+
+// A CSV file whose last line was cut short (no trailing newline, or fewer fields than
+// the header) loses that line with a notice, and reopens and appends cleanly; a whole
+// file is untouched, and a real header mismatch is still refused.
+func TestDropTornLine(t *testing.T) {
+	dir := t.TempDir()
+	header := []string{"env_step", "loss", "fps"}
+	cases := []struct {
+		name, file, want string
+		dropped          bool
+	}{
+		{"no newline", "env_step,loss,fps\n10,0.5,300\n20,0.4,31", "env_step,loss,fps\n10,0.5,300\n", true},
+		{"short row", "env_step,loss,fps\n10,0.5,300\n20,0.4\n", "env_step,loss,fps\n10,0.5,300\n", true},
+		{"short row, no newline", "env_step,loss,fps\n10,0.5,300\n20", "env_step,loss,fps\n10,0.5,300\n", true},
+		{"torn header", "env_step,lo", "", true},
+		{"whole", "env_step,loss,fps\n10,0.5,300\n", "env_step,loss,fps\n10,0.5,300\n", false},
+		{"header only", "env_step,loss,fps\n", "env_step,loss,fps\n", false},
+		{"empty", "", "", false},
+	}
+	for i, c := range cases {
+		p := filepath.Join(dir, fmt.Sprintf("m%d.csv", i))
+		if err := os.WriteFile(p, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		note, err := DropTornLine(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if (note != "") != c.dropped || strings.Contains(note, "\n") {
+			t.Errorf("%s: notice %q, want one line: %v", c.name, note, c.dropped)
+		}
+		if c.dropped && !strings.Contains(note, "torn") {
+			t.Errorf("%s: notice %q does not say the line was torn", c.name, note)
+		}
+		if b, _ := os.ReadFile(p); string(b) != c.want {
+			t.Errorf("%s: file %q, want %q", c.name, b, c.want)
+		}
+		w, err := OpenCSV(p, header)
+		if err != nil {
+			t.Fatalf("%s: reopening: %v", c.name, err)
+		}
+		w.Write([]string{"30", "0.3", "320"})
+		w.Close()
+		h, rows, err := ReadCSV(p)
+		if err != nil || strings.Join(h, ",") != "env_step,loss,fps" || rows[len(rows)-1][0] != "30" {
+			t.Errorf("%s: after appending: %v, %v, %v", c.name, h, rows, err)
+		}
+	}
+	if note, err := DropTornLine(filepath.Join(dir, "absent.csv")); note != "" || err != nil {
+		t.Errorf("absent file: %q, %v", note, err)
+	}
+	// A header that differs is no torn line: still refused by OpenCSV.
+	p := filepath.Join(dir, "other.csv")
+	os.WriteFile(p, []byte("env_step,gone,fps\n10,1,300\n"), 0o644)
+	if note, _ := DropTornLine(p); note != "" {
+		t.Errorf("whole file with another header: notice %q", note)
+	}
+	if _, err := OpenCSV(p, header); err == nil || !strings.Contains(err.Error(), "column gone is gone") {
+		t.Errorf("another header: %v", err)
+	}
+	// A short row before the last is not a torn write: left for the reader to refuse.
+	p = filepath.Join(dir, "mid.csv")
+	os.WriteFile(p, []byte("env_step,loss,fps\n10,0.5\n20,0.4,310\n"), 0o644)
+	if note, _ := DropTornLine(p); note != "" {
+		t.Errorf("short middle row: notice %q", note)
+	}
+	if _, _, err := ReadCSV(p); err == nil {
+		t.Error("short middle row read without error")
 	}
 }

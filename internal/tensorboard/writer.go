@@ -13,6 +13,12 @@
 // other event carries wall_time, step and a Summary with one Value{tag, simple_value}
 // per scalar. The protobuf is encoded by hand (a few varints and fixed-width fields),
 // so the package needs no protobuf library.
+//
+// Besides scalars the writer emits the two plugin summaries a run's settings need:
+// a text summary (plugin "text", a DT_STRING tensor; AddText) and the hparams
+// plugin's session-start summary (plugin "hparams", content a serialized
+// HParamsPluginData; AddHParams). TensorBoard's Text and HParams tabs and
+// `wandb sync --sync-tensorboard` read both.
 package tensorboard
 
 import (
@@ -23,6 +29,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -154,6 +161,34 @@ func Tag(column string) string {
 	return "train/" + column
 }
 
+// AddText writes a text summary under tag at step: TensorBoard's Text tab renders it
+// as Markdown (wrap preformatted text in a fenced block).
+func (w *Writer) AddText(step int64, tag, text string) error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writeRecord(encodeSummaryEvent(nowSeconds(), step, encodeTextValue(tag, text)))
+}
+
+// HParamsTag is the tag of the hparams plugin's session-start summary.
+const HParamsTag = "_hparams_/session_start_info"
+
+// AddHParams writes the hparams plugin's session-start summary: one session whose
+// hyperparameters are hp's entries, written in name order. A value is a bool, a
+// string or a number (any Go integer or float type); anything else is written as
+// its fmt.Sprint string. TensorBoard's HParams tab infers the experiment (the
+// columns) from the session-start summaries of the runs it finds.
+func (w *Writer) AddHParams(hp map[string]any) error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writeRecord(encodeSummaryEvent(nowSeconds(), 0, encodeHParamsValue(hp, nowSeconds())))
+}
+
 // Flush writes buffered events to the file, so that a running TensorBoard sees them.
 func (w *Writer) Flush() error {
 	if w == nil {
@@ -237,7 +272,143 @@ const (
 	summaryValue     = 1 // repeated Summary.Value
 	valueTag         = 1 // string
 	valueSimple      = 2 // float
+	valueTensor      = 8 // TensorProto
+	valueMetadata    = 9 // SummaryMetadata
+
+	metaPluginData  = 1 // SummaryMetadata.PluginData
+	metaDataClass   = 4 // DataClass enum
+	pluginName      = 1 // string
+	pluginContent   = 2 // bytes
+	dataClassTensor = 2 // DATA_CLASS_TENSOR
+
+	tensorDtype  = 1 // DataType enum
+	tensorShape  = 2 // TensorShapeProto (empty: a scalar)
+	tensorString = 8 // repeated bytes string_val
+	dtString     = 7 // DT_STRING
+
+	// tensorboard/plugins/hparams/plugin_data.proto and api.proto.
+	hpDataVersion    = 1 // int32 version (0)
+	hpDataSession    = 3 // SessionStartInfo
+	sessionHParams   = 1 // map<string, google.protobuf.Value>
+	sessionStartTime = 5 // double start_time_secs
+	mapKey           = 1
+	mapValue         = 2
+	pbNumberValue    = 2 // google.protobuf.Value.number_value, double
+	pbStringValue    = 3 // string_value
+	pbBoolValue      = 4 // bool_value
 )
+
+// encodeSummaryEvent serializes an Event at step holding a Summary with the given
+// (already encoded) Summary.Value messages.
+func encodeSummaryEvent(wallTime float64, step int64, values ...[]byte) []byte {
+	b := encodeEvent(wallTime, step, "", nil)
+	var sum []byte
+	for _, v := range values {
+		sum = appendBytes(sum, summaryValue, v)
+	}
+	return appendBytes(b, eventSummary, sum)
+}
+
+// encodeMetadata serializes SummaryMetadata{plugin_data{plugin_name, content}, data_class}.
+func encodeMetadata(plugin string, content []byte, dataClass int) []byte {
+	var pd []byte
+	pd = appendBytes(pd, pluginName, []byte(plugin))
+	if len(content) > 0 {
+		pd = appendBytes(pd, pluginContent, content)
+	}
+	m := appendBytes(nil, metaPluginData, pd)
+	if dataClass != 0 {
+		m = appendTag(m, metaDataClass, wireVarint)
+		m = binary.AppendUvarint(m, uint64(dataClass))
+	}
+	return m
+}
+
+// encodeTextValue is the Summary.Value of the text plugin: a scalar string tensor.
+func encodeTextValue(tag, text string) []byte {
+	var t []byte
+	t = appendTag(t, tensorDtype, wireVarint)
+	t = binary.AppendUvarint(t, dtString)
+	t = appendBytes(t, tensorShape, nil)
+	t = appendBytes(t, tensorString, []byte(text))
+	var v []byte
+	v = appendBytes(v, valueTag, []byte(tag))
+	v = appendBytes(v, valueTensor, t)
+	return appendBytes(v, valueMetadata, encodeMetadata("text", nil, dataClassTensor))
+}
+
+// nullTensor is TensorBoard's hparams NULL_TENSOR, an empty float vector
+// (dtype DT_FLOAT, shape [0]): the data provider needs a tensor in every value,
+// and this is the shortest valid one.
+var nullTensor = []byte{tensorDtype<<3 | wireVarint, 1, tensorShape<<3 | wireBytes, 2, 2<<3 | wireBytes, 0}
+
+// encodeHParamsValue is the Summary.Value of the hparams plugin's session-start
+// summary: the plugin data in its metadata and, as TensorBoard's own writer does,
+// the null tensor.
+func encodeHParamsValue(hp map[string]any, startTime float64) []byte {
+	var ssi []byte
+	names := make([]string, 0, len(hp))
+	for k := range hp {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		entry := appendBytes(nil, mapKey, []byte(k))
+		entry = appendBytes(entry, mapValue, encodePBValue(hp[k]))
+		ssi = appendBytes(ssi, sessionHParams, entry)
+	}
+	ssi = appendTag(ssi, sessionStartTime, wireFixed64)
+	ssi = binary.LittleEndian.AppendUint64(ssi, math.Float64bits(startTime))
+	// version 0 is proto3's default and is omitted.
+	content := appendBytes(nil, hpDataSession, ssi)
+	var v []byte
+	v = appendBytes(v, valueTag, []byte(HParamsTag))
+	v = appendBytes(v, valueTensor, nullTensor)
+	return appendBytes(v, valueMetadata, encodeMetadata("hparams", content, 0))
+}
+
+// encodePBValue serializes x as a google.protobuf.Value (number, string or bool).
+func encodePBValue(x any) []byte {
+	num := func(f float64) []byte {
+		b := appendTag(nil, pbNumberValue, wireFixed64)
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	switch v := x.(type) {
+	case bool:
+		b := appendTag(nil, pbBoolValue, wireVarint)
+		if v {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case string:
+		return appendBytes(nil, pbStringValue, []byte(v))
+	case float64:
+		return num(v)
+	case float32:
+		return num(float64(v))
+	case int:
+		return num(float64(v))
+	case int8:
+		return num(float64(v))
+	case int16:
+		return num(float64(v))
+	case int32:
+		return num(float64(v))
+	case int64:
+		return num(float64(v))
+	case uint:
+		return num(float64(v))
+	case uint8:
+		return num(float64(v))
+	case uint16:
+		return num(float64(v))
+	case uint32:
+		return num(float64(v))
+	case uint64:
+		return num(float64(v))
+	}
+	return appendBytes(nil, pbStringValue, []byte(fmt.Sprint(x)))
+}
 
 // encodeEvent serializes an Event with wall_time, step (omitted when 0, as proto3
 // does), and either file_version or a summary of scalars.

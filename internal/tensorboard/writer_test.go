@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,8 @@ type refValue struct {
 	tag       string
 	simple    float32
 	hasSimple bool
+	tensor    string // serialized TensorProto, decoded by the plugin tests
+	metadata  string // serialized SummaryMetadata
 }
 
 type refEvent struct {
@@ -161,6 +164,10 @@ func decodeEvent(b []byte) (refEvent, error) {
 					case num == 2 && wire == 5:
 						val.simple = math.Float32frombits(binary.LittleEndian.Uint32(p))
 						val.hasSimple = true
+					case num == 8 && wire == 2:
+						val.tensor = string(p)
+					case num == 9 && wire == 2:
+						val.metadata = string(p)
 					default:
 						return fmt.Errorf("value field %d wire %d", num, wire)
 					}
@@ -242,7 +249,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	if e.wallTime != 1700000000.25 || e.step != 1000 || len(e.values) != 2 {
 		t.Fatalf("event 1 = %+v", e)
 	}
-	if e.values[0] != (refValue{"episode/return_mean", 21.5, true}) || e.values[1] != (refValue{"train/approx_kl", 0.0125, true}) {
+	if e.values[0] != (refValue{"episode/return_mean", 21.5, true, "", ""}) || e.values[1] != (refValue{"train/approx_kl", 0.0125, true, "", ""}) {
 		t.Fatalf("event 1 values = %+v", e.values)
 	}
 	e = evs[2]
@@ -250,7 +257,7 @@ func TestWriterRoundTrip(t *testing.T) {
 		t.Fatalf("event 2 = step %d values %d", e.step, len(e.values))
 	}
 	e = evs[3]
-	if e.step != 2048 || len(e.values) != 1 || e.values[0] != (refValue{"perf/wall_s", 3.5, true}) {
+	if e.step != 2048 || len(e.values) != 1 || e.values[0] != (refValue{"perf/wall_s", 3.5, true, "", ""}) {
 		t.Fatalf("csv row event = %+v", e)
 	}
 }
@@ -309,5 +316,152 @@ func TestDecodeFile(t *testing.T) {
 			parts = append(parts, fmt.Sprintf("%s=%g", v.tag, v.simple))
 		}
 		t.Logf("step %d wall %.3f: %s", e.step, e.wallTime, strings.Join(parts, " "))
+	}
+}
+
+// pluginOf decodes SummaryMetadata: the plugin name, its content and data_class.
+func pluginOf(t *testing.T, meta string) (name, content string, dataClass uint64) {
+	t.Helper()
+	err := fields([]byte(meta), func(num, wire int, v uint64, p []byte) error {
+		switch {
+		case num == 1 && wire == 2:
+			return fields(p, func(num, wire int, _ uint64, p []byte) error {
+				switch num {
+				case 1:
+					name = string(p)
+				case 2:
+					content = string(p)
+				}
+				return nil
+			})
+		case num == 4 && wire == 0:
+			dataClass = v
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("metadata: %v", err)
+	}
+	return name, content, dataClass
+}
+
+func TestTextAndHParams(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := "```toml\n[run]\nalgo = \"ppo\"\nseed = 1\n```"
+	if err := w.AddText(0, "config", config); err != nil {
+		t.Fatal(err)
+	}
+	hp := map[string]any{"run.algo": "ppo", "ppo.lr": 2.5e-4, "run.seed": int64(1),
+		"ppo.norm_adv": true, "ppo.clip_vloss": false, "run.name": "", "net.hidden": []int{64, 64}}
+	if err := w.AddHParams(hp); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	evs := readEventFile(t, w.Path())
+	if len(evs) != 3 || len(evs[1].values) != 1 || len(evs[2].values) != 1 {
+		t.Fatalf("events %+v, want version, text, hparams", evs)
+	}
+
+	// The text summary: plugin "text", a scalar DT_STRING tensor holding the config.
+	tv := evs[1].values[0]
+	if name, _, dc := pluginOf(t, tv.metadata); tv.tag != "config" || name != "text" || dc != 2 {
+		t.Fatalf("text value tag %q plugin %q data_class %d", tv.tag, name, dc)
+	}
+	var dtype uint64
+	var strs []string
+	hasShape := false
+	if err := fields([]byte(tv.tensor), func(num, wire int, v uint64, p []byte) error {
+		switch num {
+		case 1:
+			dtype = v
+		case 2:
+			hasShape = len(p) == 0
+		case 8:
+			strs = append(strs, string(p))
+		default:
+			return fmt.Errorf("tensor field %d", num)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if dtype != 7 || !hasShape || len(strs) != 1 || strs[0] != config {
+		t.Fatalf("text tensor dtype %d scalar shape %v strings %q", dtype, hasShape, strs)
+	}
+
+	// The hparams summary: plugin "hparams", content HParamsPluginData whose
+	// session_start_info (field 3) maps each name to a google.protobuf.Value.
+	hv := evs[2].values[0]
+	name, content, _ := pluginOf(t, hv.metadata)
+	// The tensor is TensorBoard's NULL_TENSOR: dtype DT_FLOAT, shape {dim {size 0}}.
+	nullTensor := "\x08\x01\x12\x02\x12\x00"
+	if hv.tag != "_hparams_/session_start_info" || name != "hparams" || hv.hasSimple || hv.tensor != nullTensor {
+		t.Fatalf("hparams value %+v plugin %q", hv, name)
+	}
+	got := map[string]any{}
+	var order []string
+	var startTime float64
+	err = fields([]byte(content), func(num, wire int, _ uint64, p []byte) error {
+		if num != 3 || wire != 2 {
+			return fmt.Errorf("plugin data field %d", num)
+		}
+		return fields(p, func(num, wire int, _ uint64, p []byte) error {
+			switch num {
+			case 5:
+				startTime = math.Float64frombits(binary.LittleEndian.Uint64(p))
+				return nil
+			case 1:
+			default:
+				return fmt.Errorf("session_start_info field %d", num)
+			}
+			var key string
+			var val any
+			err := fields(p, func(num, wire int, _ uint64, p []byte) error {
+				if num == 1 {
+					key = string(p)
+					return nil
+				}
+				return fields(p, func(num, wire int, v uint64, p []byte) error {
+					switch {
+					case num == 2 && wire == 1:
+						val = math.Float64frombits(binary.LittleEndian.Uint64(p))
+					case num == 3 && wire == 2:
+						val = string(p)
+					case num == 4 && wire == 0:
+						val = v != 0
+					default:
+						return fmt.Errorf("value field %d wire %d", num, wire)
+					}
+					return nil
+				})
+			})
+			got[key] = val
+			order = append(order, key)
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"run.algo": "ppo", "ppo.lr": 2.5e-4, "run.seed": 1.0,
+		"ppo.norm_adv": true, "ppo.clip_vloss": false, "run.name": "", "net.hidden": "[64 64]"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("hparams %v, want %v", got, want)
+	}
+	if !slices.IsSorted(order) || startTime < 1.7e9 {
+		t.Fatalf("hparams order %v start time %v", order, startTime)
+	}
+}
+
+func TestNilWriterTextAndHParams(t *testing.T) {
+	var w *Writer
+	if w.AddText(0, "a", "b") != nil || w.AddHParams(map[string]any{"a": 1}) != nil {
+		t.Fatal("nil writer returned an error")
 	}
 }

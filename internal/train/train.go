@@ -36,12 +36,18 @@ import (
 type Options struct {
 	// Config is the resolved config of a new run; nil with Resume set.
 	Config *config.Config
+	// Source says where Config came from ("bundled configs/pong.toml", a file path),
+	// for config.toml's header; empty leaves it out.
+	Source string
 	// Resume is a run directory to continue; Overrides then apply to its config.
 	Resume    string
 	Overrides []string
 	// Stdout receives periodic log lines; Stderr the progress line and warnings.
 	Stdout, Stderr io.Writer
-	// Progress draws a live progress line (on a terminal).
+	// Progress reports progress on Stderr: a line when the envs are created and when
+	// the first iteration completes, then, when Stderr is a terminal, a line redrawn
+	// in place (steps of total, steps/s, elapsed, ETA, recent and best return), and
+	// otherwise (a log file, CI, nohup, Slurm) the same as a plain line every 30 s.
 	Progress bool
 
 	// afterIterate, when set (tests), is called after each Iterate with the env steps.
@@ -97,6 +103,11 @@ type runner struct {
 	start     time.Time
 	wallBase  float64
 	lastDraw  time.Time
+
+	launched   time.Time // when Run was called: the early-feedback lines time from it
+	term       bool      // Stderr is a terminal: the progress line is redrawn in place
+	startSteps int64     // env steps when this session's loop started (for its rate)
+	best       float64   // best recent mean return (full window); NaN before one
 }
 
 // Run trains until the config's step budget is spent, the target is reached (with
@@ -109,7 +120,7 @@ func Run(ctx context.Context, opts Options) (res *Result, err error) {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	r := &runner{opts: opts}
+	r := &runner{opts: opts, launched: time.Now(), term: isTerminal(opts.Stderr), best: math.NaN()}
 	defer func() {
 		// A panic deep in a library (Gorgonia, an env) must not leave the run marked
 		// running: record it as a failure and return it as an error.
@@ -197,7 +208,11 @@ func (r *runner) writeConfig() error {
 	if err != nil {
 		return err
 	}
-	head := "# Resolved config of this run: every key, defaults filled in.\n# Resume with: train -resume " + r.dir.Path + "\n\n"
+	head := "# Resolved config of this run: every key, defaults filled in.\n"
+	if r.opts.Source != "" {
+		head += "# From: " + r.opts.Source + "\n"
+	}
+	head += "# Resume with: train -resume " + r.dir.Path + "\n\n"
 	return rundir.WriteAtomic(r.dir.File(rundir.ConfigFile), func(w io.Writer) error {
 		_, err := w.Write(append([]byte(head), b...))
 		return err
@@ -230,6 +245,8 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if r.learner, err = algo.New(s, r.cfg.Section()); err != nil {
 		return err
 	}
+	r.note("%d envs of %s created (%.1f s); first iteration running", r.cfg.Env.NumEnvs, r.cfg.Env.Task,
+		time.Since(r.launched).Seconds())
 	r.statNames = algo.StatNames
 	r.target, r.hasTarget = r.cfg.Target(&spec)
 	if r.hasTarget {
@@ -241,9 +258,24 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	}
 	r.st = loopState{NextLog: r.cfg.Run.LogInterval, NextCkpt: r.cfg.Run.CheckpointInterval,
 		StatSums: make([]float64, len(r.statNames))}
+	// A resumed run's logs may end in a line cut short when the run stopped mid-write;
+	// drop it with a notice rather than refuse the run.
+	for _, name := range []string{rundir.MetricsFile, rundir.EpisodesFile} {
+		note, err := rundir.DropTornLine(r.dir.File(name))
+		if err != nil {
+			return err
+		}
+		if note != "" {
+			fmt.Fprintf(r.opts.Stderr, "train: warning: %s\n", note)
+			r.meta.Notes = append(r.meta.Notes, "resume: "+note)
+		}
+	}
 	if ckpt != nil {
 		if err := r.restore(ckpt); err != nil {
 			return err
+		}
+		if r.st.Best != nil {
+			r.best = *r.st.Best
 		}
 	}
 	header := append(append([]string(nil), metricsFixed...), r.statNames...)
@@ -252,12 +284,17 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	}
 	if r.tb, err = tensorboard.Create(r.dir.Path); err != nil {
 		fmt.Fprintf(r.opts.Stderr, "train: warning: no TensorBoard events: %v\n", err)
+	} else if text, err := r.cfg.Encode(); err != nil {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: no config in TensorBoard events: %v\n", err)
+	} else if err := writeTBConfig(r.tb, text); err != nil {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: no config in TensorBoard events: %v\n", err)
 	}
 	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), episodesHeader); err != nil {
 		return err
 	}
 	r.wallBase = r.st.WallSeconds
 	r.start = time.Now()
+	r.startSteps = r.learner.EnvSteps()
 	return r.dir.WriteMeta(r.meta)
 }
 
@@ -347,6 +384,7 @@ func (r *runner) wall() float64 { return r.wallBase + time.Since(r.start).Second
 // loop runs Iterate until the run ends and returns its final status.
 func (r *runner) loop(ctx context.Context) (string, error) {
 	total := r.cfg.Run.TotalSteps
+	first := true
 	for r.learner.EnvSteps() < total {
 		if ctx.Err() != nil {
 			return r.finish(rundir.StatusInterrupted, "interrupted by signal")
@@ -361,6 +399,10 @@ func (r *runner) loop(ctx context.Context) (string, error) {
 			return rundir.StatusFailed, err
 		}
 		steps := r.learner.EnvSteps()
+		if first {
+			first = false
+			r.note("first iteration done: %d env steps (%.1f s since start)", steps, time.Since(r.launched).Seconds())
+		}
 		if steps >= r.st.NextLog {
 			if err := r.logInterval(); err != nil {
 				r.fail(err)
@@ -405,6 +447,7 @@ func (r *runner) record(eps []agent.Episode, stats []agent.Stat) error {
 		r.st.IntReturns = append(r.st.IntReturns, e.Return)
 		r.st.IntLengths = append(r.st.IntLengths, e.Length)
 		r.curves.Episodes = append(r.curves.Episodes, rundir.CurvePoint{X: float64(e.EnvStep), Y: e.Return})
+		r.updateBest()
 	}
 	for i, s := range stats {
 		if i < len(r.st.StatSums) {
@@ -597,29 +640,4 @@ func (r *runner) finish(status, reason string) (string, error) {
 	r.clearProgress()
 	fmt.Fprintf(r.opts.Stdout, "run %s: %s at %d env steps, %.1f s (%s)\n", r.dir.Path, status, steps, r.meta.WallSeconds, r.dir.File(rundir.CurvesFile))
 	return status, nil
-}
-
-// progress redraws the terminal progress line, at most five times a second.
-func (r *runner) progress(force bool) {
-	if !r.opts.Progress || (!force && time.Since(r.lastDraw) < 200*time.Millisecond) {
-		return
-	}
-	r.lastDraw = time.Now()
-	steps, total := r.learner.EnvSteps(), r.cfg.Run.TotalSteps
-	wall := r.wall()
-	sps := float64(steps) / math.Max(wall, 1e-9)
-	eta := "?"
-	if sps > 0 && steps < total {
-		eta = (time.Duration(float64(total-steps)/sps) * time.Second).Round(time.Second).String()
-	} else if steps >= total {
-		eta = "0s"
-	}
-	fmt.Fprintf(r.opts.Stderr, "\r\x1b[K%d/%d steps (%.0f%%) | %.0f steps/s | ETA %s | recent return %.1f",
-		steps, total, 100*float64(steps)/float64(total), sps, eta, r.recentMean())
-}
-
-func (r *runner) clearProgress() {
-	if r.opts.Progress {
-		fmt.Fprint(r.opts.Stderr, "\r\x1b[K")
-	}
 }

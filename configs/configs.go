@@ -1,0 +1,72 @@
+// Package configs bundles rlpool's run configs (*.toml) and sweep specs
+// (sweeps/*.toml) into the train binary, so that `train -config pong` works from any
+// folder.
+package configs
+
+import (
+	"embed"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed *.toml sweeps/*.toml
+var files embed.FS
+
+// FS returns the bundled files: NAME.toml at the root, sweeps/NAME.toml below.
+func FS() fs.FS { return files }
+
+// Names lists every bundled file by its path relative to configs/ (e.g. "pong.toml",
+// "sweeps/cartpole-lr-clip.toml"), sorted, run configs before sweeps.
+func Names() []string {
+	var names []string
+	fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".toml") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.SliceStable(names, func(i, j int) bool {
+		di, dj := strings.Contains(names[i], "/"), strings.Contains(names[j], "/")
+		if di != dj {
+			return !di
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// Read returns the bundled file name ("pong.toml", "sweeps/x.toml").
+func Read(name string) ([]byte, error) { return files.ReadFile(name) }
+
+// Lookup resolves a bare name ("pong", "pong.toml", "sweeps/cartpole-lr-clip") to a
+// bundled file's name; ok is false when none has that name.
+func Lookup(name string) (string, bool) {
+	n := path.Clean(strings.TrimPrefix(name, "configs/"))
+	if !strings.HasSuffix(n, ".toml") {
+		n += ".toml"
+	}
+	if _, err := fs.Stat(files, n); err != nil || strings.HasPrefix(n, "..") {
+		return "", false
+	}
+	return n, true
+}
+
+// Purpose returns the first comment line of a bundled file (what it is for), without
+// the leading "# ".
+func Purpose(name string) string {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "#") {
+			if s := strings.TrimSpace(strings.TrimLeft(l, "#")); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
