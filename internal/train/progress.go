@@ -28,7 +28,7 @@ const (
 type progressInfo struct {
 	Steps, Total int64
 	Elapsed      time.Duration // wall time of the run, resumed sessions included
-	StepsPerSec  float64       // this session's rate: steps per second since it started
+	StepsPerSec  float64       // the rate since this invocation of train started (a resumed run starts afresh)
 	Recent, Best float64       // recent mean return and the best of it; NaN when unknown
 }
 

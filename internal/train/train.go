@@ -106,7 +106,7 @@ type runner struct {
 
 	launched   time.Time // when Run was called: the early-feedback lines time from it
 	term       bool      // Stderr is a terminal: the progress line is redrawn in place
-	startSteps int64     // env steps when this session's loop started (for its rate)
+	startSteps int64     // env steps when this invocation's loop started (for its rate)
 	best       float64   // best recent mean return (full window); NaN before one
 }
 
