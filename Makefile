@@ -27,7 +27,7 @@ APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2
 # Everything passes with and without it; `go test` alone builds without it.
 EMU_GCFLAGS := -gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4
 
-.PHONY: all build train test deps vet bench bench-emu clean
+.PHONY: all build train test test-slurm deps vet bench bench-emu clean
 
 all: build
 
@@ -61,6 +61,16 @@ test: deps vet
 	CGO_ENABLED=0 $(GO) test ./...
 	$(GO) test $(EMU_GCFLAGS) ./envs/atari/...
 	$(GO) test -race ./envpool/... ./agent/impala/...
+	$(MAKE) test-slurm
+
+# test-slurm brings up a one-machine Slurm cluster (scripts/slurm-local.sh installs
+# slurm-wlm and munge when missing), runs the tests that submit sweeps and runs to
+# it, and stops it whether they pass or not.
+SLURM_DIR ?= /tmp/rlpool-slurm
+test-slurm:
+	RLPOOL_SLURM_DIR=$(SLURM_DIR) scripts/slurm-local.sh start
+	source $(SLURM_DIR)/env.sh && RLPOOL_SLURM_TESTS=1 CGO_ENABLED=0 $(GO) test -count=1 -run Slurm ./cmd/train/ ./internal/sweep/ ./internal/slurm/; \
+	  rc=$$?; RLPOOL_SLURM_DIR=$(SLURM_DIR) scripts/slurm-local.sh stop; exit $$rc
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./envpool/

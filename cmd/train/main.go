@@ -40,7 +40,8 @@ type subcommand struct {
 var subcommands = map[string]subcommand{
 	"bench":   {runBench, "measure env steps (and frames) per second of a pool"},
 	"roms":    {runRoms, "import ALE's ROMs into the ROM folder (roms import DIR), list available games"},
-	"sweep":   {runSweep, "run a hyperparameter sweep: train sweep -config configs/sweeps/NAME.toml"},
+	"sweep":   {runSweep, "run a hyperparameter sweep: train sweep -config configs/sweeps/NAME.toml [-executor slurm]"},
+	"submit":  {runSubmit, "submit one run to Slurm as a batch job: train submit -config pong -time 2:00:00"},
 	"runs":    {runRuns, "inspect runs: train runs list|show|plot|compare"},
 	"eval":    {runEval, "play a run's saved policy, print returns, record a GIF: train eval -run RUNDIR"},
 	"configs": {runConfigs, "list the configs bundled in the binary (train -config NAME runs one from any folder)"},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rlpool/rlpool/internal/runs"
+	"github.com/rlpool/rlpool/internal/slurm"
 )
 
 const runsUsage = `usage:
@@ -67,6 +68,9 @@ func runsMain(args []string, w io.Writer) error {
 		rs, skipped, err := runs.ListMany(pos)
 		if err != nil {
 			return err
+		}
+		if err := runs.AttachJobStates(rs, &slurm.Client{}); err != nil {
+			fmt.Fprintf(w, "note: no Slurm states for the submitted runs: %v\n", err)
 		}
 		return runs.WriteList(w, rs, skipped)
 	case "show":

@@ -36,6 +36,9 @@ const (
 	StatusFinished    = "finished"
 	StatusInterrupted = "interrupted"
 	StatusFailed      = "failed"
+	// StatusQueued is a run prepared for a batch scheduler (`train submit`, a sweep on
+	// Slurm): its directory and config exist, and `train -resume` starts it.
+	StatusQueued = "queued"
 )
 
 // File names inside a run directory.
@@ -48,6 +51,7 @@ const (
 	CheckpointsDir   = "checkpoints"
 	LatestCheckpoint = "latest.ckpt"
 	BestCheckpoint   = "best.ckpt"
+	JobFile          = "job.json"
 )
 
 // Dir is one run directory.
@@ -170,6 +174,16 @@ type Meta struct {
 	Notes             []string    `json:"notes,omitempty"`
 }
 
+// Job is job.json: the batch job of a run submitted to a scheduler. The submitter
+// alone writes it (meta.json belongs to the running train).
+type Job struct {
+	Scheduler string    `json:"scheduler"` // "slurm"
+	ID        string    `json:"id"`        // "123", or "123_4" for an array task
+	Submitted time.Time `json:"submitted"`
+	Script    string    `json:"script,omitempty"` // the batch script
+	Log       string    `json:"log,omitempty"`    // where the job's output goes
+}
+
 // NewMeta fills the fields known at start.
 func NewMeta(blas string, now time.Time) *Meta {
 	host, _ := os.Hostname()
@@ -226,4 +240,46 @@ func (d *Dir) ReadMeta() (*Meta, error) {
 		return nil, fmt.Errorf("rundir: %s: %w", d.File(MetaFile), err)
 	}
 	return m, nil
+}
+
+// Restart removes what an earlier start of the run wrote (logs, curves, TensorBoard
+// events, checkpoints) so that the run starts over in its directory; config.toml and
+// meta.json stay.
+func (d *Dir) Restart() error {
+	events, _ := filepath.Glob(d.File("events.out.tfevents.*"))
+	for _, p := range append([]string{d.File(MetricsFile), d.File(EpisodesFile), d.File(CurvesFile),
+		filepath.Join(d.Path, CheckpointsDir)}, events...) {
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("rundir: restarting %s: %w", d.Path, err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(d.Path, CheckpointsDir), 0o755); err != nil {
+		return fmt.Errorf("rundir: restarting %s: %w", d.Path, err)
+	}
+	return nil
+}
+
+// WriteJob writes job.json atomically.
+func (d *Dir) WriteJob(j *Job) error {
+	return WriteAtomic(d.File(JobFile), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(j)
+	})
+}
+
+// ReadJob reads job.json; it returns nil and no error when the run has none.
+func (d *Dir) ReadJob() (*Job, error) {
+	b, err := os.ReadFile(d.File(JobFile))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rundir: %w", err)
+	}
+	j := &Job{}
+	if err := json.Unmarshal(b, j); err != nil {
+		return nil, fmt.Errorf("rundir: %s: %w", d.File(JobFile), err)
+	}
+	return j, nil
 }

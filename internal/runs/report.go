@@ -17,8 +17,12 @@ func WriteList(w io.Writer, runs []*Run, skipped []Skipped) error {
 	fmt.Fprintln(tw, "NAME\tTASK\tALGO\tENV STEPS\tWALL\tRETURN (last N)\tSTATUS")
 	for _, r := range runs {
 		m, s, n := r.FinalReturn(0)
+		status := r.Status
+		if r.JobState != "" {
+			status += ", " + r.JobState
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, orDash(r.Task), orDash(r.Algo),
-			Steps(r.EnvSteps), wallCell(r.WallSeconds), returnCell(m, s, n), r.Status)
+			Steps(r.EnvSteps), wallCell(r.WallSeconds), returnCell(m, s, n), status)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -97,6 +97,11 @@ type Run struct {
 	// Recent is the episode window of the summary statistics (run.recent_episodes).
 	Recent   int
 	Problems []string
+	// Job is the batch job of a run submitted to a scheduler (job.json), and
+	// JobState what the scheduler says of it (AttachJobStates), e.g. "PENDING
+	// (Priority)".
+	Job      *rundir.Job
+	JobState string
 }
 
 // IsRunDir reports whether path looks like a run directory (it has config.toml or
@@ -126,6 +131,11 @@ func Load(path string) (*Run, error) {
 	r := &Run{Path: path, Name: filepath.Base(path), Config: map[string]any{}, Recent: DefaultRecent}
 	r.readConfig()
 	r.readMeta()
+	if j, err := (&rundir.Dir{Path: path}).ReadJob(); err != nil {
+		r.note("%v", err)
+	} else {
+		r.Job = j
+	}
 	r.readMetrics()
 	r.readEpisodes()
 	r.settle(st.ModTime())
@@ -305,7 +315,7 @@ func (r *Run) settle(dirMod time.Time) {
 	switch {
 	case r.Meta == nil:
 		r.Status = StatusIncomplete
-	case r.Status == rundir.StatusRunning && !last.IsZero() && time.Since(last) > StaleAfter:
+	case r.Status == rundir.StatusRunning && r.Job == nil && !last.IsZero() && time.Since(last) > StaleAfter:
 		r.Status = StatusCrashed
 		r.note("meta.json says running but nothing was written for %s: the process probably died", time.Since(last).Round(time.Second))
 	case r.Status == "":
@@ -354,14 +364,20 @@ func (r *Run) FinalReturn(n int) (mean, std float64, count int) {
 // env step step, and how many there were; a sweep compares trials by it at pruning
 // checkpoints.
 func (r *Run) ReturnAt(step int64, n int) (float64, int) {
+	m, _, k := r.ReturnStdAt(step, n)
+	return m, k
+}
+
+// ReturnStdAt is ReturnAt with the standard deviation of those returns.
+func (r *Run) ReturnStdAt(step int64, n int) (mean, std float64, count int) {
 	end := sort.Search(len(r.Episodes), func(i int) bool { return r.Episodes[i].Step > step })
 	start := max(0, end-n)
 	xs := make([]float64, 0, end-start)
 	for _, e := range r.Episodes[start:end] {
 		xs = append(xs, e.Return)
 	}
-	m, _ := MeanStd(xs)
-	return m, len(xs)
+	mean, std = MeanStd(xs)
+	return mean, std, len(xs)
 }
 
 // MeanStd returns the mean and population standard deviation of xs (NaN when empty).

@@ -17,10 +17,17 @@
 //	budget_seconds = 0          # stop a trial after this long (0: no limit)
 //	metric_episodes = 20        # final metric: mean raw return of the last N episodes
 //	sample_seed = 1             # random search draws
+//	executor = "local"          # or "slurm": each trial a task of a Slurm job array
 //
 //	[sweep.prune]               # optional median pruning
 //	checkpoints = [10_000, 20_000]
 //	min_trials = 3
+//
+//	[sweep.slurm]               # executor = "slurm": #SBATCH settings (internal/slurm)
+//	partition = "cpu"
+//	time = "2:00:00"
+//	cpus_per_task = 4
+//	setup = "module load go"
 //
 //	[params]                    # grid: lists; random: lists (choice) or distributions
 //	"ppo.learning_rate" = { dist = "log_uniform", low = 1e-4, high = 1e-2 }
@@ -37,6 +44,7 @@
 package sweep
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -47,6 +55,14 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rlpool/rlpool/internal/slurm"
+)
+
+// Executors a sweep may run its trials with.
+const (
+	ExecLocal = "local"
+	ExecSlurm = "slurm"
 )
 
 // Distributions a random-search parameter may use.
@@ -88,14 +104,65 @@ type Spec struct {
 	MetricEpisodes int
 	SampleSeed     uint64
 	Prune          *Prune
-	Params         []Param  // sorted by key
-	Set            []string // fixed key=value overrides, sorted
-	Source         []byte   // the sweep file as read
-	Path           string
+	// Executor runs the trials: ExecLocal (child processes) or ExecSlurm (tasks of a
+	// Slurm job array), with Slurm's settings.
+	Executor string
+	Slurm    slurm.Options
+	Params   []Param  // sorted by key
+	Set      []string // fixed key=value overrides, sorted
+	Source   []byte   // the sweep file as read
+	Path     string
+	folder   string // set by LoadFolder: the folder as given
 }
 
 // Folder is the sweep folder: Dir/Name.
-func (s *Spec) Folder() string { return filepath.Join(s.Dir, s.Name) }
+func (s *Spec) Folder() string {
+	if s.folder != "" {
+		return s.folder
+	}
+	return filepath.Join(s.Dir, s.Name)
+}
+
+// OriginFile, in a sweep folder, records where the sweep file and its base config
+// were and which executor runs the trials, for `train sweep -resume DIR`.
+const OriginFile = "sweep.json"
+
+// origin is sweep.json.
+type origin struct {
+	SweepFile string `json:"sweep_file"`
+	Base      string `json:"base"`
+	Executor  string `json:"executor"`
+}
+
+// LoadFolder reads the sweep a folder holds (its copy of the sweep file and
+// sweep.json), to resume it from the folder alone.
+func LoadFolder(folder string) (*Spec, error) {
+	data, err := os.ReadFile(filepath.Join(folder, SpecFile))
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %s is not a sweep folder: %w", folder, err)
+	}
+	var o origin
+	b, err := os.ReadFile(filepath.Join(folder, OriginFile))
+	if err == nil {
+		err = json.Unmarshal(b, &o)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %s: %v (a folder started by an older train: resume it with train sweep -config FILE)", filepath.Join(folder, OriginFile), err)
+	}
+	raw := map[string]any{}
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return nil, fmt.Errorf("sweep: %s: %w", filepath.Join(folder, SpecFile), err)
+	}
+	s, err := parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %s: %w", filepath.Join(folder, SpecFile), err)
+	}
+	s.Source, s.Path, s.Base, s.Executor, s.folder = data, o.SweepFile, o.Base, o.Executor, folder
+	if !fileExists(s.Base) {
+		return nil, fmt.Errorf("sweep: the base config %s of the sweep in %s is gone; put it back to resume", s.Base, folder)
+	}
+	return s, nil
+}
 
 // Load reads and checks a sweep file. Relative base paths are taken from the sweep
 // file's folder first, then from the working directory.
@@ -131,7 +198,7 @@ func fileExists(p string) bool {
 
 // parse checks a decoded sweep file; errors name the key and what is allowed.
 func parse(raw map[string]any) (*Spec, error) {
-	s := &Spec{Dir: "runs/sweeps", Method: "random", Trials: 8, Seeds: []int64{1}, Parallel: 1, MetricEpisodes: 20, SampleSeed: 1}
+	s := &Spec{Dir: "runs/sweeps", Method: "random", Trials: 8, Seeds: []int64{1}, Parallel: 1, MetricEpisodes: 20, SampleSeed: 1, Executor: ExecLocal}
 	for k := range raw {
 		if k != "sweep" && k != "params" && k != "set" {
 			return nil, fmt.Errorf("unknown table [%s]: a sweep file has [sweep], [sweep.prune], [params] and [set]", k)
@@ -219,8 +286,17 @@ func parse(raw map[string]any) (*Spec, error) {
 				fail("%v", err)
 			}
 			s.Prune = p
+		case "executor":
+			s.Executor, _ = v.(string)
+			if s.Executor != ExecLocal && s.Executor != ExecSlurm {
+				fail("sweep.executor = %v: use \"local\" or \"slurm\"", v)
+			}
+		case "slurm":
+			if err := parseSlurm(v, &s.Slurm); err != nil {
+				fail("%v", err)
+			}
 		default:
-			fail("unknown key sweep.%s: [sweep] takes name, base, dir, method, trials, seeds, parallel, budget_steps, budget_seconds, metric_episodes, sample_seed and [sweep.prune]", k)
+			fail("unknown key sweep.%s: [sweep] takes name, base, dir, method, trials, seeds, parallel, budget_steps, budget_seconds, metric_episodes, sample_seed, executor, [sweep.prune] and [sweep.slurm]", k)
 		}
 	}
 	if s.Name == "" && !contains(errs, "sweep.name") {
@@ -274,6 +350,54 @@ func contains(errs []string, sub string) bool {
 		}
 	}
 	return false
+}
+
+// parseSlurm reads [sweep.slurm] into o.
+func parseSlurm(v any, o *slurm.Options) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("sweep.slurm: want a table [sweep.slurm] of #SBATCH settings")
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		known := false
+		for _, e := range slurm.EnvVars {
+			known = known || e.Key == k
+		}
+		if !known {
+			return fmt.Errorf("unknown key sweep.slurm.%s: [sweep.slurm] takes partition, account, qos, time, cpus_per_task, mem, extra, setup and binary", k)
+		}
+		var text string
+		switch x := m[k].(type) {
+		case string:
+			text = x
+		case int64:
+			text = strconv.FormatInt(x, 10)
+		case []any:
+			if k != "extra" {
+				return fmt.Errorf("sweep.slurm.%s: want a single value, not a list", k)
+			}
+			var lines []string
+			for _, e := range x {
+				l, ok := e.(string)
+				if !ok || strings.Contains(l, ";") {
+					return fmt.Errorf("sweep.slurm.extra: want a list of sbatch options as strings, e.g. [\"--constraint=avx2\"]")
+				}
+				lines = append(lines, l)
+			}
+			text = strings.Join(lines, ";")
+		default:
+			return fmt.Errorf("sweep.slurm.%s = %v: want a string or an integer", k, m[k])
+		}
+		if err := o.Set(k, text); err != nil {
+			return fmt.Errorf("sweep.slurm.%w", err)
+		}
+	}
+	return nil
 }
 
 func parsePrune(v any) (*Prune, error) {

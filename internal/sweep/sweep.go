@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/runs"
+	"github.com/rlpool/rlpool/internal/slurm"
 )
 
 // Trial statuses in sweep.csv. A trial the sweep itself interrupted (Ctrl-C) gets no
@@ -59,6 +61,18 @@ type Options struct {
 	// RetryFailed runs the failed trials of a resumed sweep again (their rows are
 	// dropped from sweep.csv); otherwise a failed trial counts as done.
 	RetryFailed bool
+
+	// Slurm runs Slurm's commands for executor = "slurm" (nil: a plain Client).
+	Slurm *slurm.Client
+	// Prepare makes a trial's run directory, status queued, for a Slurm task to
+	// start (train.Prepare in `train sweep`).
+	Prepare func(cfg *config.Config, source string) (*rundir.Dir, error)
+	// QueueGrace is how long squeue may keep failing before the controller gives up
+	// (the jobs run on; the sweep can be resumed); 0 means 2 minutes.
+	QueueGrace time.Duration
+	// OutputWait is how long a running Slurm task may show no start of its run
+	// before the controller warns about the shared filesystem; 0 means 2 minutes.
+	OutputWait time.Duration
 }
 
 // Record is one row of sweep.csv: a trial's outcome.
@@ -74,6 +88,14 @@ type Record struct {
 	Wall      float64 // seconds the trial's process ran
 	Status    string
 	RunDir    string
+	// State is how the trial's process ended: "exit 0", "exit 1", "signal: killed"
+	// for local trials, Slurm's job state (COMPLETED, TIMEOUT, NODE_FAIL,
+	// OUT_OF_MEMORY, PREEMPTED, CANCELLED, ...) for trials run on Slurm.
+	State string
+	Log   string // the trial's log, relative to the sweep folder
+	// PrunedAt is the prune checkpoint at which the trial was stopped (not a column:
+	// a pruned trial's metric and env_steps are those at that checkpoint).
+	PrunedAt int64
 }
 
 // header is sweep.csv's header for a spec.
@@ -82,14 +104,18 @@ func header(s *Spec) []string {
 	for _, p := range s.Params {
 		h = append(h, p.Key)
 	}
-	return append(h, "metric", "metric_std", "episodes", "env_steps", "wall_s", "status", "run_dir")
+	return append(h, "metric", "metric_std", "episodes", "env_steps", "wall_s", "status", "run_dir", "state", "log")
 }
+
+// oldColumns is how many trailing columns sweep.csv files written before the state
+// and log columns lack; they are read, and rewritten with the columns.
+const oldColumns = 2
 
 func (r *Record) row() []string {
 	out := []string{r.Trial, strconv.Itoa(r.Config), strconv.FormatInt(r.Seed, 10)}
 	out = append(out, r.Values...)
 	return append(out, fmtF(r.Metric), fmtF(r.MetricStd), strconv.Itoa(r.Episodes),
-		strconv.FormatInt(r.EnvSteps, 10), fmtF(r.Wall), r.Status, r.RunDir)
+		strconv.FormatInt(r.EnvSteps, 10), fmtF(r.Wall), r.Status, r.RunDir, r.State, r.Log)
 }
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
@@ -118,6 +144,9 @@ func ReadResults(path string, s *Spec) ([]Record, error) {
 		return nil, nil
 	}
 	want := header(s)
+	if strings.Join(recs[0], ",") == strings.Join(want[:len(want)-oldColumns], ",") {
+		want = want[:len(want)-oldColumns]
+	}
 	if strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		return nil, fmt.Errorf("sweep: %s has columns %v, this sweep writes %v: it belongs to a different sweep; change sweep.name or move the folder away", path, recs[0], want)
 	}
@@ -137,6 +166,9 @@ func ReadResults(path string, s *Spec) ([]Record, error) {
 		r.EnvSteps, _ = strconv.ParseInt(tail[3], 10, 64)
 		r.Wall, _ = strconv.ParseFloat(tail[4], 64)
 		r.Status, r.RunDir = tail[5], tail[6]
+		if len(tail) > 8 {
+			r.State, r.Log = tail[7], tail[8]
+		}
 		out = append(out, r)
 	}
 	return out, nil
@@ -152,10 +184,15 @@ type sweeper struct {
 	// sweep sets it to each trial's share of the cores.
 	autoPoolThreads bool
 
+	// failedBefore holds the trials a resumed sweep found failed (and, with
+	// RetryFailed, runs again).
+	failedBefore map[string]bool
+
 	mu      sync.Mutex
 	csvFile *os.File
 	records map[string]Record
 	board   map[int64]map[string]float64 // prune checkpoint -> trial -> metric there
+	checked map[string]map[int64]bool    // trial -> prune checkpoints it was judged at
 	done    int
 	total   int
 }
@@ -177,11 +214,26 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	if opts.Grace <= 0 {
 		opts.Grace = 2 * time.Minute
 	}
+	if opts.QueueGrace <= 0 {
+		opts.QueueGrace = 2 * time.Minute
+	}
+	if opts.OutputWait <= 0 {
+		opts.OutputWait = 2 * time.Minute
+	}
 	if opts.Exe == "" {
 		return nil, errors.New("sweep: no train binary to run trials with")
 	}
 	sw := &sweeper{spec: spec, opts: opts, folder: spec.Folder(), threads: max(1, opts.CPUs/spec.Parallel),
-		records: map[string]Record{}, board: map[int64]map[string]float64{}}
+		records: map[string]Record{}, board: map[int64]map[string]float64{}, failedBefore: map[string]bool{},
+		checked: map[string]map[int64]bool{}}
+	if spec.Executor == ExecSlurm {
+		// The nodes find the runs by absolute paths, and each task has its own CPUs.
+		folder, err := filepath.Abs(sw.folder)
+		if err != nil {
+			return nil, fmt.Errorf("sweep: %w", err)
+		}
+		sw.folder, sw.threads = folder, spec.Slurm.CPUs()
+	}
 	if err := sw.prepare(); err != nil {
 		return nil, err
 	}
@@ -203,6 +255,12 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	} else {
 		fmt.Fprintf(opts.Stdout, "sweep %s: %d trials (%d configs x %d seeds), %d at a time with %d thread(s) each, in %s\n",
 			spec.Name, sw.total, sw.total/len(spec.Seeds), len(spec.Seeds), spec.Parallel, sw.threads, sw.folder)
+	}
+	if spec.Executor == ExecSlurm {
+		if err := sw.runSlurm(ctx, todo); err != nil {
+			return sw.sorted(plan), err
+		}
+		return sw.finish(plan)
 	}
 
 	sem := make(chan struct{}, spec.Parallel)
@@ -237,16 +295,21 @@ dispatch:
 		fmt.Fprintf(opts.Stdout, "sweep %s: interrupted with %d of %d trials done; run the same command again to continue\n", spec.Name, sw.done, sw.total)
 		return sw.sorted(plan), ctx.Err()
 	}
+	return sw.finish(plan)
+}
+
+// finish prints the summary of a completed sweep and writes best.toml.
+func (sw *sweeper) finish(plan []Trial) ([]Record, error) {
 	recs := sw.sorted(plan)
-	if err := WriteSummary(opts.Stdout, spec, recs); err != nil {
+	if err := WriteSummary(sw.opts.Stdout, sw.spec, recs); err != nil {
 		return recs, err
 	}
-	if best, ok := Best(spec, recs); ok {
+	if best, ok := Best(sw.spec, recs); ok {
 		path := filepath.Join(sw.folder, BestFile)
-		if err := WriteBest(path, spec, best); err != nil {
+		if err := WriteBest(path, sw.spec, best); err != nil {
 			return recs, err
 		}
-		fmt.Fprintf(opts.Stdout, "best config written to %s\n", path)
+		fmt.Fprintf(sw.opts.Stdout, "best config written to %s\n", path)
 	}
 	return recs, nil
 }
@@ -279,10 +342,18 @@ func (sw *sweeper) prepare() error {
 	} else if err := rundir.WriteAtomic(specPath, func(w io.Writer) error { _, err := w.Write(sw.spec.Source); return err }); err != nil {
 		return err
 	}
+	if err := sw.writeOrigin(); err != nil {
+		return err
+	}
 	csvPath := filepath.Join(sw.folder, ResultFile)
 	recs, err := ReadResults(csvPath, sw.spec)
 	if err != nil {
 		return err
+	}
+	for _, r := range recs {
+		if r.Status == StatusFailed {
+			sw.failedBefore[r.Trial] = true
+		}
 	}
 	if sw.opts.RetryFailed {
 		kept := recs[:0]
@@ -312,11 +383,34 @@ func (sw *sweeper) prepare() error {
 		sw.records[r.Trial] = r
 		if sw.spec.Prune != nil && r.RunDir != "" {
 			if run, err := runs.Load(filepath.Join(sw.folder, r.RunDir)); err == nil {
-				sw.reportAll(r.Trial, run)
+				sw.reportAll(r.Trial, run, r.reportLimit())
 			}
 		}
 	}
 	return nil
+}
+
+// writeOrigin writes sweep.json, refusing to switch executors while trials may still
+// run under the other one.
+func (sw *sweeper) writeOrigin() error {
+	path := filepath.Join(sw.folder, OriginFile)
+	var old origin
+	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &old) == nil && old.Executor != sw.spec.Executor {
+		if evs, _ := ReadJobLog(sw.folder); len(evs) > 0 {
+			return fmt.Errorf("sweep: %s ran its trials with executor %q: continue it with the same executor (train sweep -resume %s), or give the sweep another name", sw.folder, old.Executor, sw.folder)
+		}
+	}
+	o := origin{SweepFile: sw.spec.Path, Base: sw.spec.Base, Executor: sw.spec.Executor}
+	for _, p := range []*string{&o.SweepFile, &o.Base} {
+		if abs, err := filepath.Abs(*p); err == nil {
+			*p = abs
+		}
+	}
+	return rundir.WriteAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(o)
+	})
 }
 
 // poolThreadsAuto reports whether the trials would leave env.num_threads at 0 (a pool
@@ -358,6 +452,15 @@ func (sw *sweeper) args(t Trial) []string {
 		os.Rename(dir, filepath.Join(sw.folder, ".abandoned-"+filepath.Base(dir)))
 	}
 	a := []string{"-config", sw.spec.Base}
+	for _, s := range sw.sets(t) {
+		a = append(a, "-set", s)
+	}
+	return a
+}
+
+// sets returns the config overrides of a trial's new run: the sweep's fixed ones, the
+// trial's parameter values, and where, with what seed, threads and budget it runs.
+func (sw *sweeper) sets(t Trial) []string {
 	sets := append(append([]string(nil), sw.spec.Set...), t.Overrides(sw.spec.Params)...)
 	sets = append(sets, "run.dir="+sw.folder, "run.name="+t.ID, "run.seed="+strconv.FormatInt(t.Seed, 10),
 		"run.threads="+strconv.Itoa(sw.threads))
@@ -367,10 +470,7 @@ func (sw *sweeper) args(t Trial) []string {
 	if sw.spec.BudgetSteps > 0 {
 		sets = append(sets, "run.total_steps="+strconv.FormatInt(sw.spec.BudgetSteps, 10))
 	}
-	for _, s := range sets {
-		a = append(a, "-set", s)
-	}
-	return a
+	return sets
 }
 
 // runTrial runs one trial's process to its end and records it. It returns an error
@@ -423,7 +523,7 @@ func (sw *sweeper) runTrial(ctx context.Context, t Trial) error {
 	}
 	tick := time.NewTicker(sw.opts.Poll)
 	defer tick.Stop()
-	reported := map[int64]bool{}
+	var prunedAt int64
 	var waitErr error
 	cancelled := ctx.Done()
 loop:
@@ -439,8 +539,11 @@ loop:
 		case <-killAt:
 			cmd.Process.Kill()
 		case <-tick.C:
-			if sw.spec.Prune != nil && stopReason == "" && sw.checkPrune(t, reported) {
-				stop(StatusPruned)
+			if sw.spec.Prune != nil && stopReason == "" {
+				if c := sw.checkPrune(t); c > 0 {
+					prunedAt = c
+					stop(StatusPruned)
+				}
 			}
 		}
 	}
@@ -451,9 +554,17 @@ loop:
 	if stopReason == "interrupted" && !finished {
 		return nil // not done: the resumed sweep continues it
 	}
-	rec := Record{Status: StatusFinished, Wall: wall}
+	rec := Record{Status: StatusFinished, Wall: wall, State: "exit 0", Log: filepath.Join(LogsDir, t.ID+".log")}
+	if cmd.ProcessState != nil {
+		rec.State = strings.TrimPrefix(cmd.ProcessState.String(), "exit status ")
+		if cmd.ProcessState.Exited() {
+			rec.State = "exit " + rec.State
+		}
+	}
 	note := ""
 	switch {
+	case stopReason == StatusPruned: // judged at its checkpoint, however far it ran on
+		rec.Status, rec.PrunedAt = stopReason, prunedAt
 	case finished:
 	case stopReason != "":
 		rec.Status = stopReason
@@ -487,11 +598,23 @@ func (sw *sweeper) record(t Trial, rec Record, note string) error {
 		if run, err := runs.Load(dir); err == nil {
 			rec.Metric, rec.MetricStd, rec.Episodes = run.FinalReturn(sw.spec.MetricEpisodes)
 			rec.EnvSteps = run.EnvSteps
+			if rec.Status == StatusFinished && rec.PrunedAt == 0 {
+				if c := sw.pruneLate(t.ID, run); c > 0 {
+					rec.Status, rec.PrunedAt = StatusPruned, c
+					note = fmt.Sprintf("below the median at %d steps, ended before it could be stopped", c)
+				}
+			}
+			if rec.Status == StatusPruned && rec.PrunedAt > 0 {
+				// Where the trial stops after the signal depends on timing; its
+				// standing at the checkpoint that pruned it does not.
+				rec.Metric, rec.MetricStd, rec.Episodes = run.ReturnStdAt(rec.PrunedAt, sw.spec.MetricEpisodes)
+				rec.EnvSteps = rec.PrunedAt
+			}
 			if rec.Status == StatusFinished && run.Status != rundir.StatusFinished {
 				rec.Status = StatusFailed
 				note = "the run ended " + run.Status
 			}
-			sw.reportAll(t.ID, run)
+			sw.reportAll(t.ID, run, rec.reportLimit())
 		}
 	}
 	sw.mu.Lock()
@@ -526,15 +649,26 @@ func shortKey(k string) string {
 	return k
 }
 
-// reportAll puts a run's metric at every prune checkpoint it has passed on the board.
-func (sw *sweeper) reportAll(id string, run *runs.Run) {
+// reportLimit is the last env step whose prune checkpoints a trial's record stands
+// for: a pruned trial's own checkpoint (where it stopped afterwards depends on
+// timing), else all of its run.
+func (r *Record) reportLimit() int64 {
+	if r.Status == StatusPruned && r.EnvSteps > 0 {
+		return r.EnvSteps
+	}
+	return math.MaxInt64
+}
+
+// reportAll puts a run's metric at every prune checkpoint it has passed, up to limit,
+// on the board.
+func (sw *sweeper) reportAll(id string, run *runs.Run, limit int64) {
 	if sw.spec.Prune == nil {
 		return
 	}
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	for _, c := range sw.spec.Prune.Checkpoints {
-		if run.EnvSteps < c {
+		if run.EnvSteps < c || c > limit {
 			break
 		}
 		if v, n := run.ReturnAt(c, sw.spec.MetricEpisodes); n > 0 {
@@ -546,24 +680,24 @@ func (sw *sweeper) reportAll(id string, run *runs.Run) {
 	}
 }
 
-// checkPrune reads a running trial's logs and reports whether median pruning stops it
-// at a checkpoint it has just passed. A checkpoint counts as passed once metrics.csv
-// has a row at or beyond it (episodes.csv is complete up to that row).
-func (sw *sweeper) checkPrune(t Trial, reported map[int64]bool) bool {
+// checkPrune reads a running trial's logs and returns the checkpoint at which median
+// pruning stops it, when it has just passed one and falls below the median there, or
+// 0. A checkpoint counts as passed once metrics.csv has a row at or beyond it
+// (episodes.csv is complete up to that row).
+func (sw *sweeper) checkPrune(t Trial) int64 {
 	dir := sw.findRunDir(t.ID)
 	if dir == "" {
-		return false
+		return 0
 	}
 	run, err := runs.Load(dir)
 	if err != nil || len(run.Metrics.Rows) == 0 {
-		return false
+		return 0
 	}
 	logged := int64(run.Metrics.Last("env_steps"))
 	for _, c := range sw.spec.Prune.Checkpoints {
-		if logged < c || reported[c] {
+		if logged < c || sw.wasChecked(t.ID, c) {
 			continue
 		}
-		reported[c] = true
 		v, n := run.ReturnAt(c, sw.spec.MetricEpisodes)
 		if n == 0 {
 			continue
@@ -581,10 +715,57 @@ func (sw *sweeper) checkPrune(t Trial, reported map[int64]bool) bool {
 		sw.board[c][t.ID] = v
 		sw.mu.Unlock()
 		if ShouldPrune(v, others, sw.spec.Prune.MinTrials) {
-			return true
+			return c
 		}
 	}
-	return false
+	return 0
+}
+
+// wasChecked reports whether a trial was already judged at a prune checkpoint, and
+// marks it judged.
+func (sw *sweeper) wasChecked(id string, c int64) bool {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.checked[id] == nil {
+		sw.checked[id] = map[int64]bool{}
+	}
+	done := sw.checked[id][c]
+	sw.checked[id][c] = true
+	return done
+}
+
+// pruneLate judges a trial that ended at the checkpoints it passed without being
+// judged there (it ran through them between two polls): it returns the first at which
+// the median rule prunes it, or 0. The record then does not depend on how quickly
+// the controller looked.
+func (sw *sweeper) pruneLate(id string, run *runs.Run) int64 {
+	if sw.spec.Prune == nil {
+		return 0
+	}
+	for _, c := range sw.spec.Prune.Checkpoints {
+		if run.EnvSteps < c {
+			break
+		}
+		if sw.wasChecked(id, c) {
+			continue
+		}
+		v, n := run.ReturnAt(c, sw.spec.MetricEpisodes)
+		if n == 0 {
+			continue
+		}
+		sw.mu.Lock()
+		var others []float64
+		for o, x := range sw.board[c] {
+			if o != id {
+				others = append(others, x)
+			}
+		}
+		sw.mu.Unlock()
+		if ShouldPrune(v, others, sw.spec.Prune.MinTrials) {
+			return c
+		}
+	}
+	return 0
 }
 
 // ShouldPrune is the median rule: stop a trial whose value is below the median of the

@@ -154,19 +154,32 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 		f, err := os.Open(r.dir.Checkpoint(rundir.LatestCheckpoint))
-		if err != nil {
+		switch {
+		case err == nil:
+			ckpt, err = agent.ReadCheckpoint(f)
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("train: resume %s: %w", r.dir.Path, err)
+			}
+			if ckpt.EnvSteps >= r.cfg.Run.TotalSteps {
+				return nil, fmt.Errorf("train: %s already has %d of run.total_steps = %d env steps; raise it to train further, e.g. -set run.total_steps=%d",
+					r.dir.Path, ckpt.EnvSteps, r.cfg.Run.TotalSteps, 2*r.cfg.Run.TotalSteps)
+			}
+			r.meta.Resumes = append(r.meta.Resumes, now)
+		case os.IsNotExist(err) && r.meta.Status != rundir.StatusFinished:
+			// A run prepared for a scheduler, or one stopped before its first
+			// checkpoint (a requeued job, a crash): start it from the beginning in
+			// its own directory.
+			if r.meta.Status != rundir.StatusQueued {
+				fmt.Fprintf(r.opts.Stderr, "train: %s has no checkpoint yet: starting it from the beginning\n", r.dir.Path)
+			}
+			if err := r.dir.Restart(); err != nil {
+				return nil, err
+			}
+			r.meta.StartTime, r.meta.Command, r.meta.EnvSteps, r.meta.WallSeconds = now, os.Args, 0, 0
+		default:
 			return nil, fmt.Errorf("train: resume %s: no checkpoint to resume from: %w", r.dir.Path, err)
 		}
-		ckpt, err = agent.ReadCheckpoint(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("train: resume %s: %w", r.dir.Path, err)
-		}
-		if ckpt.EnvSteps >= r.cfg.Run.TotalSteps {
-			return nil, fmt.Errorf("train: %s already has %d of run.total_steps = %d env steps; raise it to train further, e.g. -set run.total_steps=%d",
-				r.dir.Path, ckpt.EnvSteps, r.cfg.Run.TotalSteps, 2*r.cfg.Run.TotalSteps)
-		}
-		r.meta.Resumes = append(r.meta.Resumes, now)
 		r.meta.Status, r.meta.Reason, r.meta.EndTime = rundir.StatusRunning, "", nil
 		r.meta.BLAS = blasName
 	} else {
@@ -597,12 +610,15 @@ func (r *runner) checkpoint() error {
 	return nil
 }
 
+// flush writes the buffered log rows out, episodes first: a reader that sees a
+// metrics row (a sweep judging a trial at a checkpoint) then finds every episode that
+// ended before it.
 func (r *runner) flush() {
-	if r.metrics != nil {
-		r.metrics.Flush()
-	}
 	if r.episodes != nil {
 		r.episodes.Flush()
+	}
+	if r.metrics != nil {
+		r.metrics.Flush()
 	}
 	r.tb.Flush()
 }
@@ -640,4 +656,25 @@ func (r *runner) finish(status, reason string) (string, error) {
 	r.clearProgress()
 	fmt.Fprintf(r.opts.Stdout, "run %s: %s at %d env steps, %.1f s (%s)\n", r.dir.Path, status, steps, r.meta.WallSeconds, r.dir.File(rundir.CurvesFile))
 	return status, nil
+}
+
+// Prepare makes a new run's directory for a batch scheduler without training: the
+// resolved config.toml and a meta.json with status queued. `train -resume DIR` on the
+// node starts the run in it.
+func Prepare(cfg *config.Config, source string) (*rundir.Dir, error) {
+	if _, _, err := resolveTask(cfg); err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	dir, err := rundir.Create(cfg.Run.Dir, cfg.Run.Name, cfg.Run.Seed, now)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, dir: dir, opts: Options{Source: source}}
+	if err := r.writeConfig(); err != nil {
+		return nil, err
+	}
+	meta := rundir.NewMeta("", now)
+	meta.Status, meta.Algo, meta.Task, meta.Seed = rundir.StatusQueued, cfg.Run.Algo, cfg.Env.Task, cfg.Run.Seed
+	return dir, dir.WriteMeta(meta)
 }
