@@ -36,6 +36,7 @@ type jobEvent struct {
 	Name   string    `json:"name,omitempty"`
 	Job    string    `json:"job,omitempty"` // a job id (submitted) or a task id (stop)
 	Script string    `json:"script,omitempty"`
+	Binary string    `json:"binary,omitempty"` // submit: the train the tasks run
 	Trials []string  `json:"trials,omitempty"` // submit: the trial of each array index
 	Trial  string    `json:"trial,omitempty"`  // stop
 	Reason string    `json:"reason,omitempty"` // stop: pruned or timeout
@@ -247,7 +248,7 @@ func (sr *slurmRun) submit(trials []Trial) error {
 	for i, t := range trials {
 		ids[i] = t.ID
 	}
-	if err := sr.event(jobEvent{Event: "submit", Name: name, Script: script, Trials: ids}); err != nil {
+	if err := sr.event(jobEvent{Event: "submit", Name: name, Script: script, Binary: sr.binary, Trials: ids}); err != nil {
 		return err
 	}
 	job, err := sr.cl.Submit(script)
