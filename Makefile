@@ -19,6 +19,8 @@ CONFIG ?= configs/ant.toml
 # Debian packages: OpenBLAS and oneDNN (libdnnl2) for the learners, libmujoco for the
 # MuJoCo tasks.
 APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2
+# numpy and pytest for Debian's python3: the Python binding (make python, make test-python).
+APT_PACKAGES += python3-numpy python3-pytest
 
 # The 2600 emulator's CPU makes one bus access per byte; the fast path of each (a direct
 # page read) is a few instructions, but the slow path's call puts it over Go's inlining
@@ -28,6 +30,7 @@ APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2
 EMU_GCFLAGS := -gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4
 
 .PHONY: all build train test test-slurm deps vet bench bench-emu clean
+.PHONY: python test-python
 
 all: build
 
@@ -61,6 +64,7 @@ test: deps vet
 	CGO_ENABLED=0 $(GO) test ./...
 	$(GO) test $(EMU_GCFLAGS) ./envs/atari/...
 	$(GO) test -race ./envpool/... ./agent/impala/...
+	$(MAKE) test-python
 	$(MAKE) test-slurm
 
 # test-slurm brings up a one-machine Slurm cluster (scripts/slurm-local.sh installs
@@ -83,3 +87,17 @@ bench-emu:
 
 clean:
 	rm -rf bin
+
+# python builds the C API (cmd/librlpool) as python/rlpool/librlpool.so and copies the
+# rlpool package to $(PYTHON_PREFIX): PYTHONPATH=$(PYTHON_PREFIX) python3 -c 'import rlpool'.
+PYTHON ?= /usr/bin/python3
+PYTHON_PREFIX ?= $(CURDIR)/.python
+python:
+	CGO_ENABLED=1 $(GO) build $(EMU_GCFLAGS) -buildmode=c-shared -o python/rlpool/librlpool.so ./cmd/librlpool
+	rm -rf $(PYTHON_PREFIX)/rlpool && mkdir -p $(PYTHON_PREFIX)
+	cp -r python/rlpool $(PYTHON_PREFIX)/rlpool && rm -rf $(PYTHON_PREFIX)/rlpool/__pycache__
+
+# test-python runs the binding's tests against the installed copy (Debian's python3
+# with numpy and pytest; GO builds the tests' Go reference program).
+test-python: deps python
+	RLPOOL_PYTHONPATH=$(PYTHON_PREFIX) GO=$(GO) GODEBUG=cgocheck=1 $(PYTHON) -m pytest -q python/tests

@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -206,15 +207,24 @@ func (p *Pool) Send(actions []float32, envIDs []int32) error {
 	return nil
 }
 
-func (p *Pool) checkSend(id int, action []float32) error {
+// checkID checks that an env named in a Send or SendReset (op) may be queued: in
+// range, not running, not named twice in the call.
+func (p *Pool) checkID(op string, id int) error {
 	if id < 0 || id >= p.opts.NumEnvs {
-		return fmt.Errorf("envpool: Send: env id %d out of range [0, %d)", id, p.opts.NumEnvs)
+		return fmt.Errorf("envpool: %s: env id %d out of range [0, %d)", op, id, p.opts.NumEnvs)
 	}
 	if p.busy[id] {
-		return fmt.Errorf("envpool: Send: env %d is still running; Recv its result before sending it again", id)
+		return fmt.Errorf("envpool: %s: env %d is still running; Recv its result before sending it again", op, id)
 	}
 	if p.stamp[id] == p.sendGen {
-		return fmt.Errorf("envpool: Send: env %d appears twice in one call", id)
+		return fmt.Errorf("envpool: %s: env %d appears twice in one call", op, id)
+	}
+	return nil
+}
+
+func (p *Pool) checkSend(id int, action []float32) error {
+	if err := p.checkID("Send", id); err != nil {
+		return err
 	}
 	sp := &p.spec.ActionSpace
 	for j, a := range action {
@@ -247,14 +257,31 @@ func (p *Pool) enqueue(it workItem) {
 // Recv waits for the next BatchSize results and returns them. It fails instead of
 // blocking forever when fewer than BatchSize envs are in flight.
 func (p *Pool) Recv() (*Batch, error) {
+	b, _, err := p.recv(-1)
+	return b, err
+}
+
+// RecvTimeout is Recv waiting at most d: ok is false when the batch was not complete by
+// then, and the next Recv or RecvTimeout waits for the same batch. A caller that must
+// stay responsive while it waits (an interpreter handling Ctrl-C) polls with it.
+func (p *Pool) RecvTimeout(d time.Duration) (b *Batch, ok bool, err error) {
+	return p.recv(max(d, 0))
+}
+
+// recv is Recv with a time limit (negative: none).
+func (p *Pool) recv(d time.Duration) (*Batch, bool, error) {
 	if p.closed {
-		return nil, ErrClosed
+		return nil, false, ErrClosed
 	}
 	if p.inFlight < p.opts.BatchSize {
-		return nil, fmt.Errorf("envpool: Recv: %d envs in flight but a batch needs %d; Send (or AsyncReset) first", p.inFlight, p.opts.BatchSize)
+		return nil, false, fmt.Errorf("envpool: Recv: %d envs in flight but a batch needs %d; Send (or AsyncReset) first", p.inFlight, p.opts.BatchSize)
 	}
 	buf := p.bufs[p.consumed%uint64(len(p.bufs))]
-	buf.ready.acquire()
+	if d < 0 {
+		buf.ready.acquire()
+	} else if !buf.ready.acquireTimeout(d) {
+		return nil, false, nil
+	}
 	buf.done.Store(0)
 	p.consumed++
 	b := &buf.batch
@@ -263,9 +290,9 @@ func (p *Pool) Recv() (*Batch, error) {
 	}
 	p.inFlight -= b.Size
 	if e := p.workerErr.Load(); e != nil {
-		return b, *e
+		return b, true, *e
 	}
-	return b, nil
+	return b, true, nil
 }
 
 // Step is Send followed by Recv.
@@ -284,10 +311,41 @@ func (p *Pool) AsyncReset() error {
 	if p.inFlight > 0 {
 		return fmt.Errorf("envpool: AsyncReset: %d envs still in flight; Recv them first", p.inFlight)
 	}
-	for i := range p.opts.NumEnvs {
-		p.enqueue(workItem{envID: int32(i), reset: true})
+	return p.SendReset(nil)
+}
+
+// SendReset queues a reset of each env in envIDs (nil: every env), none of which may
+// be in flight, and returns at once; Recv collects their first observations as it
+// collects the results of a Send, the other envs' steps may be in flight meanwhile.
+// This is EnvPool's reset(env_id): a new episode for some envs, whatever state theirs
+// is in.
+func (p *Pool) SendReset(envIDs []int32) error {
+	if p.closed {
+		return ErrClosed
 	}
-	p.work.release(p.opts.NumEnvs)
+	n := len(envIDs)
+	if envIDs == nil {
+		n = p.opts.NumEnvs
+	}
+	p.sendGen++
+	for k := range n {
+		id := k
+		if envIDs != nil {
+			id = int(envIDs[k])
+		}
+		if err := p.checkID("SendReset", id); err != nil {
+			return err
+		}
+		p.stamp[id] = p.sendGen
+	}
+	for k := range n {
+		id := int32(k)
+		if envIDs != nil {
+			id = envIDs[k]
+		}
+		p.enqueue(workItem{envID: id, reset: true})
+	}
+	p.work.release(n)
 	return nil
 }
 

@@ -182,6 +182,77 @@ func TestMaxEpisodeStepsTruncates(t *testing.T) {
 	}
 }
 
+// SendReset starts new episodes for some envs while the others run on: their rows come
+// back as first observations (episode counter up, step 0, elapsed 0), the other envs'
+// episodes are untouched, and a running or repeated env is refused.
+func TestSendResetRestartsChosenEnvs(t *testing.T) {
+	p := newCountPool(t, Options{NumEnvs: 4, BatchSize: 2, NumThreads: 2})
+	if err := p.AsyncReset(); err != nil {
+		t.Fatal(err)
+	}
+	episode := map[int32]float32{}
+	steps := map[int32]float32{}
+	for range 2 {
+		b, err := p.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.Size {
+			episode[b.EnvID[i]], steps[b.EnvID[i]] = b.RowF32(i)[3], b.RowF32(i)[1]
+		}
+	}
+	// Envs 0 and 1 step once; then 0 is reset alone while 1 and the others step.
+	if _, err := p.Step([]float32{1, 1}, []int32{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send([]float32{2, 2}, []int32{2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SendReset([]int32{0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		ids  []int32
+		want string
+	}{{[]int32{0}, "still running"}, {[]int32{9}, "out of range"}, {[]int32{1, 1}, "twice"}} {
+		if err := p.SendReset(bad.ids); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("SendReset(%v) = %v, want an error saying %q", bad.ids, err, bad.want)
+		}
+	}
+	if err := p.Send([]float32{3}, []int32{1}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int32]bool{}
+	for range 2 {
+		b, err := p.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.Size {
+			id, obs := b.EnvID[i], b.RowF32(i)
+			seen[id] = true
+			switch id {
+			case 0:
+				if !b.First[i] || b.ElapsedStep[i] != 0 || obs[1] != 0 || obs[3] != episode[0]+1 || b.Reward[i] != 0 {
+					t.Errorf("reset env 0: first %v elapsed %d obs %v reward %v; want a new episode %v at step 0",
+						b.First[i], b.ElapsedStep[i], obs, b.Reward[i], episode[0]+1)
+				}
+			case 1:
+				if b.First[i] || obs[1] != 2 || obs[3] != episode[1] || b.ElapsedStep[i] != 2 {
+					t.Errorf("env 1 (not reset): obs %v elapsed %d, want step 2 of episode %v", obs, b.ElapsedStep[i], episode[1])
+				}
+			default:
+				if b.First[i] || obs[1] != 1 {
+					t.Errorf("env %d (not reset): obs %v, want step 1", id, obs)
+				}
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("rows for envs %v, want all four", seen)
+	}
+}
+
 // trajectory records one env's (obs, reward, done) sequence.
 type trajectory []float32
 
@@ -467,3 +538,30 @@ var errFactory = errorString("no env 2")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// RecvTimeout gives up on a batch that is not complete in time without consuming
+// anything, and a later call returns that same batch.
+func TestRecvTimeout(t *testing.T) {
+	p, err := New(countSpec(), countFactory(30*time.Millisecond), Options{NumEnvs: 2, NumThreads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send([]float32{1, 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Two steps of 30 ms on one worker: not done after 5 ms.
+	if b, ok, err := p.RecvTimeout(5 * time.Millisecond); ok || b != nil || err != nil {
+		t.Fatalf("RecvTimeout(5ms) = %v, %v, %v; want a timeout", b, ok, err)
+	}
+	b, ok, err := p.RecvTimeout(5 * time.Second)
+	if !ok || err != nil || b.Size != 2 || b.RowF32(0)[2] != 1 || b.RowF32(1)[2] != 2 {
+		t.Fatalf("RecvTimeout(5s) = %+v, %v, %v; want the batch of both steps", b, ok, err)
+	}
+	if _, _, err := p.RecvTimeout(time.Millisecond); err == nil || !strings.Contains(err.Error(), "in flight") {
+		t.Errorf("RecvTimeout with nothing in flight: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // semaphore is a counting semaphore that spins briefly before it sleeps: a worker that
@@ -54,6 +55,35 @@ func (s *semaphore) acquire() {
 	}
 	s.waiters.Add(-1)
 	s.mu.Unlock()
+}
+
+// acquireTimeout is acquire giving up after d; it reports whether it took a permit. It
+// does not spin: its callers wait on a thread of their own (a C caller's, locked to
+// its goroutine), where every yield is a thread switch that also takes a processor
+// from the workers.
+func (s *semaphore) acquireTimeout(d time.Duration) bool {
+	if s.tryAcquire() {
+		return true
+	}
+	expired := false
+	t := time.AfterFunc(d, func() {
+		s.mu.Lock()
+		expired = true
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	})
+	defer t.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waiters.Add(1)
+	defer s.waiters.Add(-1)
+	for !s.tryAcquire() {
+		if expired {
+			return false
+		}
+		s.cond.Wait()
+	}
+	return true
 }
 
 // release adds n permits. The count is raised before the waiter count is read, and a
