@@ -31,7 +31,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		if e.Key == "extra" {
 			continue
 		}
-		flags[e.Key] = fs.String(strings.ReplaceAll(e.Key, "_", "-"), "", "Slurm "+e.Key+" (environment: "+e.Var+")")
+		flags[e.Key] = fs.String(strings.ReplaceAll(e.Key, "_", "-"), "", e.Help+" (or "+e.Var+")")
 	}
 	fs.Var(&extra, "extra", "another #SBATCH option, e.g. -extra --constraint=avx2 (repeatable)")
 	fs.Usage = func() {

@@ -35,17 +35,18 @@ type Options struct {
 	Binary string
 }
 
-// EnvVars maps each option to the environment variable that overrides it.
-var EnvVars = []struct{ Key, Var string }{
-	{"partition", "RLPOOL_SLURM_PARTITION"},
-	{"account", "RLPOOL_SLURM_ACCOUNT"},
-	{"qos", "RLPOOL_SLURM_QOS"},
-	{"time", "RLPOOL_SLURM_TIME"},
-	{"cpus_per_task", "RLPOOL_SLURM_CPUS_PER_TASK"},
-	{"mem", "RLPOOL_SLURM_MEM"},
-	{"extra", "RLPOOL_SLURM_EXTRA"}, // lines separated by ";"
-	{"setup", "RLPOOL_SLURM_SETUP"},
-	{"binary", "RLPOOL_SLURM_BINARY"},
+// EnvVars lists each option with the environment variable that overrides it and a
+// line of help.
+var EnvVars = []struct{ Key, Var, Help string }{
+	{"partition", "RLPOOL_SLURM_PARTITION", "partition (default: the cluster's)"},
+	{"account", "RLPOOL_SLURM_ACCOUNT", "account to charge"},
+	{"qos", "RLPOOL_SLURM_QOS", "quality of service"},
+	{"time", "RLPOOL_SLURM_TIME", "time limit in Slurm's formats: 30, 2:00:00, 1-00:00:00"},
+	{"cpus_per_task", "RLPOOL_SLURM_CPUS_PER_TASK", "CPUs of the job, the run's threads (default 1)"},
+	{"mem", "RLPOOL_SLURM_MEM", "memory, e.g. 8G"},
+	{"extra", "RLPOOL_SLURM_EXTRA", "more #SBATCH options, separated by ;"},
+	{"setup", "RLPOOL_SLURM_SETUP", "shell text run on the node before train (module load, exports)"},
+	{"binary", "RLPOOL_SLURM_BINARY", "train as the nodes see it (default: this binary's path)"},
 }
 
 // Set sets one option from its text (a config value or an environment variable).
