@@ -91,7 +91,15 @@ type slurmTrial struct {
 	stop     string
 	prunedAt int64
 	warned   bool
+	// endedAt is when the task was first seen in a state Slurm may requeue it from
+	// (PREEMPTED, NODE_FAIL, ...); the controller waits before it records that end.
+	endedAt time.Time
 }
+
+// requeueable are the end states from which Slurm requeues a job submitted with
+// --requeue (when the cluster's policy says so). The controller waits RequeueWait for
+// such a task to come back before recording its end.
+var requeueable = map[string]bool{"PREEMPTED": true, "NODE_FAIL": true, "BOOT_FAIL": true, "REQUEUED": true}
 
 // slurmRun is the controller of a sweep whose trials run as Slurm array tasks.
 type slurmRun struct {
@@ -357,7 +365,7 @@ func (sr *slurmRun) jobs() []string {
 func (sr *slurmRun) check(st *slurmTrial, q map[string]slurm.Task) (bool, error) {
 	task, inQueue := q[st.task]
 	if inQueue && !task.Ended() {
-		st.seen = true
+		st.seen, st.endedAt = true, time.Time{}
 		if task.State == "RUNNING" {
 			sr.watch(st, task)
 		}
@@ -374,6 +382,14 @@ func (sr *slurmRun) check(st *slurmTrial, q map[string]slurm.Task) (bool, error)
 			task = slurm.Task{ID: st.task, State: "UNKNOWN"}
 		} else if !task.Ended() {
 			return false, nil
+		}
+	}
+	if requeueable[task.State] {
+		if st.endedAt.IsZero() {
+			st.endedAt = time.Now()
+		}
+		if time.Since(st.endedAt) < sr.sw.opts.RequeueWait && st.stop == "" {
+			return false, nil // it may come back as PENDING
 		}
 	}
 	return true, sr.finish(st, task)

@@ -14,15 +14,17 @@ import (
 )
 
 // fakeSlurm puts stand-ins for Slurm's commands first on PATH: sbatch hands out job
-// ids 100, 101, ... (or fails with $FAKE_SBATCH_FAIL), squeue knows no jobs (or, asked
-// about job ids, fails with $FAKE_SQUEUE_FAIL), sinfo lists the partitions debug and
-// short, and scancel and scontrol log their arguments. Without withSbatch, PATH holds
-// no Slurm commands but these.
+// ids 100, 101, ... (or fails with $FAKE_SBATCH_FAIL), squeue knows no jobs but task
+// 100_0 in the state written to $FAKE_DIR/state (or, asked about job ids, fails with
+// $FAKE_SQUEUE_FAIL), sinfo lists the partitions debug and short, and scancel and
+// scontrol log their arguments. Without withSbatch, PATH holds no Slurm commands but
+// these.
 func fakeSlurm(t *testing.T, withSbatch bool) string {
 	t.Helper()
 	bin := t.TempDir()
 	cmds := map[string]string{
-		"squeue":   `case " $* " in *" -j "*) if [ -n "${FAKE_SQUEUE_FAIL:-}" ]; then echo "$FAKE_SQUEUE_FAIL" >&2; exit 1; fi;; esac`,
+		"squeue": `case " $* " in *" -j "*) if [ -n "${FAKE_SQUEUE_FAIL:-}" ]; then echo "$FAKE_SQUEUE_FAIL" >&2; exit 1; fi
+  if [ -s "$FAKE_DIR/state" ]; then echo "100_0|$(cat "$FAKE_DIR/state")|0:05|vm"; fi;; esac`,
 		"sinfo":    `printf 'debug\nshort\n'`,
 		"scancel":  `echo "scancel $*" >> "$FAKE_LOG"`,
 		"scontrol": `echo "scontrol $*" >> "$FAKE_LOG"; echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1`,
@@ -184,4 +186,56 @@ func (e jobEvent) scriptOf(evs []jobEvent) string {
 		}
 	}
 	return fmt.Sprintf("(no submission named %s)", e.Name)
+}
+
+// A task that ends NODE_FAIL (or PREEMPTED) may be requeued by Slurm: the controller
+// waits for it to come back before recording the end. Requeued and finished, the trial
+// is finished; never back, it is failed with Slurm's state and its log.
+func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
+	for _, comesBack := range []bool{true, false} {
+		dir := fakeSlurm(t, true)
+		state := func(s string) { os.WriteFile(filepath.Join(dir, "state"), []byte(s), 0o644) }
+		state("RUNNING")
+		work := t.TempDir()
+		s := writeSweep(t, work, "executor = \"slurm\"\n")
+		s.Params[0].Values = s.Params[0].Values[:1] // one trial: t0-s1, task 100_0
+		opts := slurmOptions(t)
+		opts.QueueGrace, opts.RequeueWait = 10*time.Second, 500*time.Millisecond
+		done := make(chan []Record, 1)
+		go func() {
+			recs, err := Run(context.Background(), s, opts)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- recs
+		}()
+		time.Sleep(200 * time.Millisecond)
+		state("NODE_FAIL")
+		time.Sleep(200 * time.Millisecond) // within RequeueWait
+		if comesBack {
+			state("PENDING")
+			time.Sleep(700 * time.Millisecond) // past RequeueWait: still followed
+			state("RUNNING")
+			runDir, _ := filepath.Glob(filepath.Join(s.Folder(), "t*-s1-*"))
+			d := &rundir.Dir{Path: runDir[0]}
+			m, _ := d.ReadMeta()
+			m.Status = rundir.StatusFinished
+			d.WriteMeta(m)
+			time.Sleep(100 * time.Millisecond)
+			state("COMPLETED")
+		}
+		var recs []Record
+		select {
+		case recs = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the sweep did not end")
+		}
+		want, wantState := StatusFinished, "COMPLETED"
+		if !comesBack {
+			want, wantState = StatusFailed, "NODE_FAIL"
+		}
+		if len(recs) != 1 || recs[0].Status != want || recs[0].State != wantState || recs[0].Log != filepath.Join(LogsDir, recs[0].Trial+".log") {
+			t.Errorf("requeued %v: records %+v, want one %s with state %s and its log", comesBack, recs, want, wantState)
+		}
+	}
 }

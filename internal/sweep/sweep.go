@@ -73,6 +73,9 @@ type Options struct {
 	// OutputWait is how long a running Slurm task may show no start of its run
 	// before the controller warns about the shared filesystem; 0 means 2 minutes.
 	OutputWait time.Duration
+	// RequeueWait is how long a Slurm task that ended PREEMPTED or NODE_FAIL may take
+	// to come back requeued before its end is recorded; 0 means 3 minutes.
+	RequeueWait time.Duration
 }
 
 // Record is one row of sweep.csv: a trial's outcome.
@@ -219,6 +222,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	}
 	if opts.OutputWait <= 0 {
 		opts.OutputWait = 2 * time.Minute
+	}
+	if opts.RequeueWait <= 0 {
+		opts.RequeueWait = 3 * time.Minute
 	}
 	if opts.Exe == "" {
 		return nil, errors.New("sweep: no train binary to run trials with")
