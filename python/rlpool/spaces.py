@@ -92,8 +92,6 @@ def _bound(v, shape, dtype):
         arr = np.array([float(x) for x in v], dtype=np.float64)
     else:
         arr = np.full(shape, float(v), dtype=np.float64)
-    if np.dtype(dtype).kind == "f":
-        return arr.reshape(shape).astype(dtype)
     return arr.reshape(shape).astype(dtype)
 
 
