@@ -3,6 +3,7 @@ package mujoco
 import (
 	"fmt"
 	"runtime"
+	"sort"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -31,15 +32,28 @@ type Model struct {
 // document is given inside MuJoCo's virtual file system (used in MuJoCo's messages);
 // the document must not include other files. No temporary file is written.
 func LoadModelXML(name string, xml []byte) (*Model, error) {
+	return LoadModelFiles(name, map[string][]byte{name: xml})
+}
+
+// LoadModelFiles compiles the MJCF document files[name], which may include the other
+// files (as <include file="./common/x.xml"/>; MuJoCo's virtual file system knows files
+// by their base names, so the keys of files are base names). No temporary file is
+// written.
+func LoadModelFiles(name string, files map[string][]byte) (*Model, error) {
 	if err := Load(); err != nil {
 		return nil, err
 	}
-	if len(xml) == 0 {
+	if len(files[name]) == 0 {
 		return nil, fmt.Errorf("mujoco: model %s is empty", name)
 	}
-	if len(name) >= mjMAXVFSNAME {
-		return nil, fmt.Errorf("mujoco: model name %q is too long for MuJoCo's file system", name)
+	names := make([]string, 0, len(files))
+	for n := range files {
+		if len(n) >= mjMAXVFSNAME {
+			return nil, fmt.Errorf("mujoco: file name %q is too long for MuJoCo's file system", n)
+		}
+		names = append(names, n)
 	}
+	sort.Strings(names)
 	// mjVFS is a plain C struct of about 2 MB; Go memory is fine for it (it is not moved),
 	// while the file buffers inside it are MuJoCo's own mallocs, freed by mj_deleteVFS.
 	vfs := make([]byte, sizeofMjVFS)
@@ -47,23 +61,30 @@ func LoadModelXML(name string, xml []byte) (*Model, error) {
 	cname := cString(name)
 	errBuf := make([]byte, 1000)
 	var mp uintptr
+	var vfsErr error
 	err := guard(func() {
 		purego.SyscallN(lib.defaultVFS, uintptr(vp))
-		r, _, _ := purego.SyscallN(lib.makeEmptyFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cname[0])), uintptr(len(xml)))
-		if r != 0 {
+		defer purego.SyscallN(lib.deleteVFS, uintptr(vp))
+		for _, n := range names {
+			data := files[n]
+			cn := cString(n)
+			r, _, _ := purego.SyscallN(lib.makeEmptyFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cn[0])), uintptr(len(data)))
+			idx, _, _ := purego.SyscallN(lib.findFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cn[0])))
+			runtime.KeepAlive(cn)
+			if i := int(int32(idx)); r == 0 && i >= 0 {
+				buf := *(*unsafe.Pointer)(unsafe.Add(vp, offVFS_filedata+i*8))
+				copy(unsafe.Slice((*byte)(buf), len(data)), data)
+				continue
+			}
+			vfsErr = fmt.Errorf("mujoco: cannot add %s to MuJoCo's file system (code %d; a repeated base name, or more than its file limit)", n, int32(r))
 			return
 		}
-		idx, _, _ := purego.SyscallN(lib.findFileVFS, uintptr(vp), uintptr(unsafe.Pointer(&cname[0])))
-		i := int(int32(idx))
-		if i < 0 {
-			return
-		}
-		data := *(*unsafe.Pointer)(unsafe.Add(vp, offVFS_filedata+i*8))
-		copy(unsafe.Slice((*byte)(data), len(xml)), xml)
 		mp, _, _ = purego.SyscallN(lib.loadXML, uintptr(unsafe.Pointer(&cname[0])), uintptr(vp),
 			uintptr(unsafe.Pointer(&errBuf[0])), uintptr(len(errBuf)))
-		purego.SyscallN(lib.deleteVFS, uintptr(vp))
 	})
+	if vfsErr != nil {
+		return nil, vfsErr
+	}
 	runtime.KeepAlive(vfs)
 	runtime.KeepAlive(cname)
 	runtime.KeepAlive(errBuf)

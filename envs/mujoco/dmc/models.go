@@ -1,0 +1,51 @@
+package dmc
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+//go:embed assets/*.xml assets/common/*.xml
+var assets embed.FS
+
+// Domains lists the suite's model files by domain name (acrobot, ..., walker), sorted.
+func Domains() []string {
+	entries, _ := assets.ReadDir("assets")
+	var out []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".xml"); ok && !e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ModelXML returns a domain's MJCF document as the suite ships it.
+func ModelXML(domain string) ([]byte, error) {
+	b, err := assets.ReadFile("assets/" + domain + ".xml")
+	if err != nil {
+		return nil, fmt.Errorf("dmc: no model for domain %q (domains: %s)", domain, strings.Join(Domains(), ", "))
+	}
+	return b, nil
+}
+
+// LoadModel compiles a domain's document (xml: the suite's, or an edited copy) with the
+// common files it includes.
+func LoadModel(domain string, xml []byte) (*mujoco.Model, error) {
+	files := map[string][]byte{domain + ".xml": xml}
+	common, _ := assets.ReadDir("assets/common")
+	for _, e := range common {
+		b, err := assets.ReadFile(path.Join("assets/common", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
+	}
+	return mujoco.LoadModelFiles(domain+".xml", files)
+}
