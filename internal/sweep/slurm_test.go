@@ -194,7 +194,11 @@ func (e jobEvent) scriptOf(evs []jobEvent) string {
 func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
 	for _, comesBack := range []bool{true, false} {
 		dir := fakeSlurm(t, true)
-		state := func(s string) { os.WriteFile(filepath.Join(dir, "state"), []byte(s), 0o644) }
+		state := func(s string) { // atomically: the fake squeue must never read a half-written file
+			tmp := filepath.Join(dir, "state.tmp")
+			os.WriteFile(tmp, []byte(s), 0o644)
+			os.Rename(tmp, filepath.Join(dir, "state"))
+		}
 		state("RUNNING")
 		work := t.TempDir()
 		s := writeSweep(t, work, "executor = \"slurm\"\n")
