@@ -384,15 +384,30 @@ func (sr *slurmRun) check(st *slurmTrial, q map[string]slurm.Task) (bool, error)
 			return false, nil
 		}
 	}
-	if requeueable[task.State] {
+	// A task the controller did not stop may yet come back: Slurm requeues after a
+	// preemption or node failure, and a requeue (scontrol requeue, or the cluster's own)
+	// can show the dying task FAILED for a moment before it is PENDING again. Only
+	// COMPLETED is taken at once; the rest is confirmed after a wait.
+	if wait := sr.endWait(task.State); wait > 0 && st.stop == "" {
 		if st.endedAt.IsZero() {
 			st.endedAt = time.Now()
 		}
-		if time.Since(st.endedAt) < sr.sw.opts.RequeueWait && st.stop == "" {
-			return false, nil // it may come back as PENDING
+		if time.Since(st.endedAt) < wait {
+			return false, nil
 		}
 	}
 	return true, sr.finish(st, task)
+}
+
+// endWait is how long an end state must hold before it is recorded.
+func (sr *slurmRun) endWait(state string) time.Duration {
+	switch {
+	case state == "COMPLETED":
+		return 0
+	case requeueable[state]:
+		return sr.sw.opts.RequeueWait
+	}
+	return sr.sw.opts.EndWait
 }
 
 // watch applies pruning and the time budget to a running trial, and says once when

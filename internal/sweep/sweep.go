@@ -76,6 +76,10 @@ type Options struct {
 	// RequeueWait is how long a Slurm task that ended PREEMPTED or NODE_FAIL may take
 	// to come back requeued before its end is recorded; 0 means 3 minutes.
 	RequeueWait time.Duration
+	// EndWait is how long any other end but COMPLETED of a task the controller did not
+	// stop must hold before it is recorded (a requeue passes through such states);
+	// 0 means 10 s.
+	EndWait time.Duration
 }
 
 // Record is one row of sweep.csv: a trial's outcome.
@@ -225,6 +229,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	}
 	if opts.RequeueWait <= 0 {
 		opts.RequeueWait = 3 * time.Minute
+	}
+	if opts.EndWait <= 0 {
+		opts.EndWait = 10 * time.Second
 	}
 	if opts.Exe == "" {
 		return nil, errors.New("sweep: no train binary to run trials with")
