@@ -348,7 +348,7 @@ func TestSlurmCancelledAndTimedOutTrials(t *testing.T) {
 //
 // It runs only with RLPOOL_SLURM_REQUEUE_TEST=1: on the one-machine test cluster Slurm
 // sometimes ends the requeued task FAILED ("cancelled due to job requeue", exit 130)
-// instead of starting it again, about one run in four; until that is understood the
+// instead of starting it again (5 of 13 runs); until that is understood the
 // test stays out of make test.
 func TestSlurmRequeuedTrialResumes(t *testing.T) {
 	cl := needSlurm(t)
