@@ -186,25 +186,28 @@ func (p *Pool) Send(actions []float32, envIDs []int32) error {
 	}
 	p.sendGen++
 	for k := range n {
-		id := k
-		if envIDs != nil {
-			id = int(envIDs[k])
-		}
+		id := int(idAt(envIDs, k))
 		if err := p.checkSend(id, actions[k*p.actionDim:(k+1)*p.actionDim]); err != nil {
 			return err
 		}
 		p.stamp[id] = p.sendGen
 	}
 	for k := range n {
-		id := int32(k)
-		if envIDs != nil {
-			id = envIDs[k]
-		}
+		id := idAt(envIDs, k)
 		copy(p.actions[int(id)*p.actionDim:], actions[k*p.actionDim:(k+1)*p.actionDim])
 		p.enqueue(workItem{envID: id})
 	}
 	p.work.release(n)
 	return nil
+}
+
+// idAt is the k-th env of a Send or SendReset: envIDs[k], or k when envIDs is nil
+// (every env, in order).
+func idAt(envIDs []int32, k int) int32 {
+	if envIDs == nil {
+		return int32(k)
+	}
+	return envIDs[k]
 }
 
 // checkID checks that an env named in a Send or SendReset (op) may be queued: in
@@ -329,21 +332,14 @@ func (p *Pool) SendReset(envIDs []int32) error {
 	}
 	p.sendGen++
 	for k := range n {
-		id := k
-		if envIDs != nil {
-			id = int(envIDs[k])
-		}
+		id := int(idAt(envIDs, k))
 		if err := p.checkID("SendReset", id); err != nil {
 			return err
 		}
 		p.stamp[id] = p.sendGen
 	}
 	for k := range n {
-		id := int32(k)
-		if envIDs != nil {
-			id = envIDs[k]
-		}
-		p.enqueue(workItem{envID: id, reset: true})
+		p.enqueue(workItem{envID: idAt(envIDs, k), reset: true})
 	}
 	p.work.release(n)
 	return nil

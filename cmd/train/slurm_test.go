@@ -42,10 +42,10 @@ func needSlurm(t *testing.T) *slurm.Client {
 	return cl
 }
 
-// writeCartPoleSweep writes a small CartPole sweep into dir: random search over the
-// learning rate and clip, tiny networks, `extra` added to [sweep] and `slurmTable`
-// as [sweep.slurm].
-func writeCartPoleSweep(t *testing.T, dir, name, extra, slurmTable string) string {
+// writeCartPoleSweep writes a small CartPole sweep into dir and loads it: random search
+// over the learning rate and clip, tiny networks, `extra` added to [sweep],
+// `slurmTable` as [sweep.slurm], and the trials' run.checkpoint_interval.
+func writeCartPoleSweep(t *testing.T, dir, name, extra, slurmTable string, checkpointInterval int) (string, *sweep.Spec) {
 	t.Helper()
 	base, err := filepath.Abs("../../configs/cartpole.toml")
 	if err != nil {
@@ -73,14 +73,18 @@ cpus_per_task = 1
 
 [set]
 "run.log_interval" = 256
-"run.checkpoint_interval" = 0
+"run.checkpoint_interval" = %d
 "net.hidden" = [16, 16]
 "ppo.update_epochs" = 4
-`, name, base, dir, extra, slurmTable)
+`, name, base, dir, extra, slurmTable, checkpointInterval)
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	s, err := sweep.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, s
 }
 
 func testSweepOptions(t *testing.T, cl *slurm.Client) sweep.Options {
@@ -116,11 +120,7 @@ func TestSlurmSweepMatchesLocal(t *testing.T) {
 	var results [2][]sweep.Record
 	var specs [2]*sweep.Spec
 	for i, ex := range []string{"local", "slurm"} {
-		p := writeCartPoleSweep(t, filepath.Join(dir, ex), "match", "executor = \""+ex+"\"\n"+common, "")
-		s, err := sweep.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, s := writeCartPoleSweep(t, filepath.Join(dir, ex), "match", "executor = \""+ex+"\"\n"+common, "", 0)
 		var out bytes.Buffer
 		opts := testSweepOptions(t, cl)
 		opts.Stdout = &out
@@ -193,7 +193,7 @@ func keys(m map[string]bool) []string {
 func TestSlurmControllerKilledAndResumed(t *testing.T) {
 	needSlurm(t)
 	dir := t.TempDir()
-	p := writeCartPoleSweep(t, dir, "killed", "executor = \"slurm\"\ntrials = 4\nseeds = [1]\nparallel = 2\nbudget_steps = 4096\nmetric_episodes = 10\n\n[sweep.prune]\ncheckpoints = [2048]\nmin_trials = 1\n", "")
+	p, _ := writeCartPoleSweep(t, dir, "killed", "executor = \"slurm\"\ntrials = 4\nseeds = [1]\nparallel = 2\nbudget_steps = 4096\nmetric_episodes = 10\n\n[sweep.prune]\ncheckpoints = [2048]\nmin_trials = 1\n", "", 0)
 	exe, _ := os.Executable()
 	ctl := exec.Command(exe, "sweep", "-config", p)
 	var ctlOut bytes.Buffer
@@ -299,11 +299,7 @@ func runningTask(folder, trial string) string {
 func TestSlurmCancelledAndTimedOutTrials(t *testing.T) {
 	needSlurm(t)
 	dir := t.TempDir()
-	p := writeCartPoleSweep(t, dir, "limits", "executor = \"slurm\"\ntrials = 2\nseeds = [1]\nparallel = 2\nbudget_steps = 100_000_000\n", `time = "1"`)
-	s, err := sweep.Load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, s := writeCartPoleSweep(t, dir, "limits", "executor = \"slurm\"\ntrials = 2\nseeds = [1]\nparallel = 2\nbudget_steps = 100_000_000\n", `time = "1"`, 0)
 	folder := s.Folder()
 	done := make(chan error, 1)
 	var out bytes.Buffer
@@ -359,12 +355,7 @@ func TestSlurmRequeuedTrialResumes(t *testing.T) {
 	common := "trials = 1\nseeds = [1]\nparallel = 1\nbudget_steps = 8192\nmetric_episodes = 10\n"
 	var eps [2]string
 	for i, ex := range []string{"local", "slurm"} {
-		p := writeCartPoleSweep(t, filepath.Join(dir, ex), "requeue", "executor = \""+ex+"\"\n"+common, "")
-		os.WriteFile(p, bytes.Replace(mustRead(t, p), []byte(`"run.checkpoint_interval" = 0`), []byte(`"run.checkpoint_interval" = 1024`), 1), 0o644)
-		s, err := sweep.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, s := writeCartPoleSweep(t, filepath.Join(dir, ex), "requeue", "executor = \""+ex+"\"\n"+common, "", 1024)
 		var out bytes.Buffer
 		opts := testSweepOptions(t, cl)
 		opts.Stdout = &out
