@@ -341,16 +341,8 @@ func TestSlurmCancelledAndTimedOutTrials(t *testing.T) {
 // TestSlurmRequeuedTrialResumes requeues a running trial after its first checkpoint:
 // it resumes from the checkpoint and ends with the results of the same trial run
 // without interruption by the local executor.
-//
-// It runs only with RLPOOL_SLURM_REQUEUE_TEST=1: on the one-machine test cluster Slurm
-// sometimes ends the requeued task FAILED ("cancelled due to job requeue", exit 130)
-// instead of starting it again (5 of 13 runs); until that is understood the
-// test stays out of make test.
 func TestSlurmRequeuedTrialResumes(t *testing.T) {
 	cl := needSlurm(t)
-	if os.Getenv("RLPOOL_SLURM_REQUEUE_TEST") != "1" {
-		t.Skip("set RLPOOL_SLURM_REQUEUE_TEST=1 to run it: Slurm sometimes ends the requeued task instead of restarting it on the test cluster")
-	}
 	dir := t.TempDir()
 	common := "trials = 1\nseeds = [1]\nparallel = 1\nbudget_steps = 8192\nmetric_episodes = 10\n"
 	var eps [2]string
@@ -371,6 +363,7 @@ func TestSlurmRequeuedTrialResumes(t *testing.T) {
 			if out, err := exec.Command("scontrol", "requeue", task).CombinedOutput(); err != nil {
 				t.Fatalf("scontrol requeue %s: %v %s", task, err, out)
 			}
+			requeued := time.Now()
 			// Slurm holds a requeued job for two minutes (BeginTime); let it start now.
 			waitFor(t, "the requeued task to wait for its begin time", time.Minute, func() bool {
 				q, err := cl.Queue([]string{strings.Split(task, "_")[0]})
@@ -386,6 +379,15 @@ func TestSlurmRequeuedTrialResumes(t *testing.T) {
 				m, err := (&rundir.Dir{Path: dirs[0]}).ReadMeta()
 				return err == nil && m.Status == rundir.StatusInterrupted
 			})
+			// And only once the first start's processes are gone: Slurm takes a batch
+			// script's exit for the job's current start, so an exit that arrives after
+			// the second start would end it (what Slurm's hold prevents on real clusters).
+			waitFor(t, "the first start's processes to exit", time.Minute, func() bool {
+				return !processRunning("slurmstepd: ["+rawJobID(t, task)+".batch]") && !processRunning(s.Folder())
+			})
+			// slurmd refuses to launch a job again within the second its credential was
+			// revoked by the requeue ("Job credential revoked": the job ends FAILED).
+			time.Sleep(time.Until(requeued.Add(2 * time.Second)))
 			if out, err := exec.Command("scontrol", "update", "JobId="+task, "StartTime=now").CombinedOutput(); err != nil {
 				t.Fatalf("scontrol update %s StartTime=now: %v %s", task, err, out)
 			}
@@ -420,6 +422,34 @@ func TestSlurmRequeuedTrialResumes(t *testing.T) {
 	if eps[0] != eps[1] {
 		t.Errorf("the requeued trial's episodes.csv differs from the uninterrupted local run's")
 	}
+}
+
+// rawJobID is the job id Slurm gives an array task (its steps are named by it).
+func rawJobID(t *testing.T, task string) string {
+	t.Helper()
+	out, err := exec.Command("scontrol", "-o", "show", "job", task).Output()
+	if err != nil {
+		t.Fatalf("scontrol show job %s: %v", task, err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if id, ok := strings.CutPrefix(f, "JobId="); ok {
+			return id
+		}
+	}
+	t.Fatalf("scontrol show job %s printed no JobId: %s", task, out)
+	return ""
+}
+
+// processRunning reports whether a live process's command line contains s.
+func processRunning(s string) bool {
+	cmds, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range cmds {
+		b, err := os.ReadFile(c)
+		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), s) {
+			return true
+		}
+	}
+	return false
 }
 
 func mustRead(t *testing.T, p string) []byte {
