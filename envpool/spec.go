@@ -105,6 +105,17 @@ type Spec struct {
 	FrameSkip       int      // emulator frames (or physics steps) per env step, for frames/s figures
 	InfoKeys        []string // names of the family's per-row float32 info columns
 	RewardThreshold float64  // score at which the task counts as solved; NaN when none
+	// ObsLayout, when set, names consecutive slices of the flat observation: a task whose
+	// observation is an ordered dict (the control suite's "position", "velocity", ...)
+	// is flattened in that order for the learners, and the layout says where each entry is.
+	ObsLayout []ObsField
+}
+
+// ObsField is one named entry of a flattened observation: Size values starting Offset.
+type ObsField struct {
+	Name   string
+	Offset int
+	Size   int
 }
 
 // HasRewardThreshold reports whether the task defines a solved score.
@@ -123,6 +134,18 @@ func (s *Spec) InfoIndex(key string) int {
 func (s *Spec) validate() error {
 	if s.ObsSpace.Size() <= 0 {
 		return fmt.Errorf("envpool: spec %q: observation space %v has no elements", s.TaskID, s.ObsSpace)
+	}
+	if len(s.ObsLayout) > 0 {
+		at := 0
+		for _, f := range s.ObsLayout {
+			if f.Offset != at || f.Size <= 0 {
+				return fmt.Errorf("envpool: spec %q: observation entry %q at %d with %d values does not follow the previous entry (ending at %d)", s.TaskID, f.Name, f.Offset, f.Size, at)
+			}
+			at += f.Size
+		}
+		if at != s.ObsSpace.Size() {
+			return fmt.Errorf("envpool: spec %q: observation layout covers %d values of %d", s.TaskID, at, s.ObsSpace.Size())
+		}
 	}
 	switch s.ActionSpace.Kind {
 	case Discrete:

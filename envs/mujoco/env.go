@@ -194,11 +194,8 @@ func (e *Env) simulate(a []float32) {
 		e.d.step()
 	}
 	e.d.rnePostConstraint()
-	for _, w := range [...]int{mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC, mjWARN_BADCTRL} {
-		if e.d.WarningCount(w) > 0 {
-			e.setFault(FaultUnstable, fmt.Sprintf("MuJoCo found a bad value (%s) and reset the simulation", warningName(w)))
-			return
-		}
+	if msg, bad := e.d.Unstable(); bad {
+		e.setFault(FaultUnstable, msg)
 	}
 }
 

@@ -38,6 +38,7 @@ var lib struct {
 	version_, defaultVFS, makeEmptyFileVFS, findFileVFS, deleteVFS uintptr
 	loadXML, makeData, deleteData, deleteModel, resetData          uintptr
 	step, forward, rnePostConstraint, name2id                      uintptr
+	step1, step2, copyModel                                        uintptr
 }
 
 // warnings counts MuJoCo warnings (mju_warning calls) in this process; lastWarning
@@ -105,6 +106,9 @@ func load() error {
 		{"mj_forward", &lib.forward},
 		{"mj_rnePostConstraint", &lib.rnePostConstraint},
 		{"mj_name2id", &lib.name2id},
+		{"mj_step1", &lib.step1},
+		{"mj_step2", &lib.step2},
+		{"mj_copyModel", &lib.copyModel},
 	}
 	for _, s := range syms {
 		p, err := purego.Dlsym(handle, s.name)

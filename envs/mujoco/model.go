@@ -122,7 +122,31 @@ func (m *Model) float64s(off uintptr, n int) []float64 {
 	return unsafe.Slice((*float64)(p), n)
 }
 
-// Integrator returns opt.integrator (mjINT_EULER or mjINT_RK4).
+// Object types of Model.ID, and opt.disableflags' actuation bit and joint types, as
+// MuJoCo numbers them.
+const (
+	ObjBody     = mjOBJ_BODY
+	ObjXBody    = mjOBJ_XBODY
+	ObjJoint    = mjOBJ_JOINT
+	ObjGeom     = mjOBJ_GEOM
+	ObjSite     = mjOBJ_SITE
+	ObjCamera   = mjOBJ_CAMERA
+	ObjActuator = mjOBJ_ACTUATOR
+	ObjTendon   = mjOBJ_TENDON
+	ObjSensor   = mjOBJ_SENSOR
+
+	DisableActuation = mjDSBL_ACTUATION
+
+	JointFree  = mjJNT_FREE
+	JointBall  = mjJNT_BALL
+	JointSlide = mjJNT_SLIDE
+	JointHinge = mjJNT_HINGE
+
+	IntegratorEuler = mjINT_EULER
+	IntegratorRK4   = mjINT_RK4
+)
+
+// Integrator returns opt.integrator (IntegratorEuler or IntegratorRK4).
 func (m *Model) Integrator() int { return m.int(offM_opt_integrator) }
 
 // ID returns the id of the named object of a type (mjOBJ_BODY, mjOBJ_SITE, ...), or an
@@ -136,6 +160,33 @@ func (m *Model) ID(objType int, name string) (int, error) {
 		return -1, fmt.Errorf("mujoco: model %s has no object named %q (type %d)", m.name, name, objType)
 	}
 	return id, nil
+}
+
+// Copy returns an independent copy of the model (mj_copyModel), for an env that edits
+// its model (geom sizes, target positions, disable flags) without touching the shared one.
+func (m *Model) Copy() (*Model, error) {
+	var mp uintptr
+	if err := guard(func() { mp, _, _ = purego.SyscallN(lib.copyModel, 0, uintptr(m.p)) }); err != nil {
+		return nil, fmt.Errorf("mujoco: copying model %s: %w", m.name, err)
+	}
+	if mp == 0 {
+		return nil, fmt.Errorf("mujoco: mj_copyModel of %s returned nothing (out of memory?)", m.name)
+	}
+	c := *m
+	c.p = ptrAt(mp)
+	c.CtrlRange = c.float64s(offM_actuator_ctrlrange, c.NU*2)
+	c.BodyMass = c.float64s(offM_body_mass, c.NBody)
+	c.Qpos0 = c.float64s(offM_qpos0, c.NQ)
+	return &c, nil
+}
+
+// DisableFlags returns opt.disableflags (a mask of mjDSBL_* bits).
+func (m *Model) DisableFlags() int { return m.int(offM_opt_disableflags) }
+
+// SetDisableFlags sets opt.disableflags. Only on a model no other goroutine steps with
+// (a Copy).
+func (m *Model) SetDisableFlags(f int) {
+	*(*int32)(unsafe.Add(m.p, offM_opt_disableflags)) = int32(f)
 }
 
 // Close frees the mjModel. Only call it once no Data made from the model is in use.
@@ -220,8 +271,34 @@ func (d *Data) rnePostConstraint() {
 	purego.SyscallN(lib.rnePostConstraint, uintptr(d.m.p), uintptr(d.p))
 }
 
+// Step1 is mj_step1: the position- and velocity-dependent half of a step (kinematics,
+// collisions, sensors up to velocity), the state the control suite observes.
+func (d *Data) Step1() error {
+	return guard(func() { purego.SyscallN(lib.step1, uintptr(d.m.p), uintptr(d.p)) })
+}
+
+// Step2 is mj_step2: actuation, acceleration and integration, finishing a step that
+// mj_step1 began.
+func (d *Data) Step2() error {
+	return guard(func() { purego.SyscallN(lib.step2, uintptr(d.m.p), uintptr(d.p)) })
+}
+
 // Time is the simulation time.
 func (d *Data) Time() float64 { return *(*float64)(unsafe.Add(d.p, offD_time)) }
+
+// SetTime sets the simulation time.
+func (d *Data) SetTime(t float64) { *(*float64)(unsafe.Add(d.p, offD_time)) = t }
+
+// Unstable reports MuJoCo's bad-value warnings (bad qpos, qvel, qacc or ctrl, after
+// which MuJoCo resets the simulation by itself) since the last reset, with a message.
+func (d *Data) Unstable() (string, bool) {
+	for _, w := range [...]int{mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC, mjWARN_BADCTRL} {
+		if d.WarningCount(w) > 0 {
+			return fmt.Sprintf("MuJoCo found a bad value (%s) and reset the simulation", warningName(w)), true
+		}
+	}
+	return "", false
+}
 
 // WarningCount is how many times warning w (mjWARN_*) was raised since the last reset.
 func (d *Data) WarningCount(w int) int {

@@ -81,6 +81,42 @@ int main(void) {
   P("mjINT_EULER", mjINT_EULER);
   P("mjINT_RK4", mjINT_RK4);
   P("mjMAXVFSNAME", mjMAXVFSNAME);
+  P("mjOBJ_XBODY", mjOBJ_XBODY);
+  P("mjOBJ_CAMERA", mjOBJ_CAMERA);
+  P("mjOBJ_TENDON", mjOBJ_TENDON);
+  P("mjOBJ_SENSOR", mjOBJ_SENSOR);
+  P("mjOBJ_MESH", mjOBJ_MESH);
+  P("mjOBJ_MATERIAL", mjOBJ_MATERIAL);
+  P("mjDSBL_ACTUATION", mjDSBL_ACTUATION);
+  P("mjJNT_FREE", mjJNT_FREE);
+  P("mjJNT_BALL", mjJNT_BALL);
+  P("mjJNT_SLIDE", mjJNT_SLIDE);
+  P("mjJNT_HINGE", mjJNT_HINGE);
+  P("sizeofMjContact", sizeof(mjContact));
+  P("offContact_dist", offsetof(mjContact, dist));
+  P("offContact_pos", offsetof(mjContact, pos));
+  P("offContact_frame", offsetof(mjContact, frame));
+  P("offContact_geom1", offsetof(mjContact, geom1));
+  P("offContact_geom2", offsetof(mjContact, geom2));
+
+  // The field table: "F model|data name ctype rows cols", where rows is the name of
+  // an mjModel size and cols a number, or "?" when it is an expression of sizes.
+#define COLS(nc) (__builtin_constant_p(nc) ? (long)(nc) : -1L)
+#define F(s, type, name, nr, nc) printf("F %s %s %s %s %ld\n", s, #name, #type, #nr, COLS(nc))
+#undef MJ_M
+#define MJ_M(n) m->n
+#define X(name) printf("S %s\n", #name);
+  MJMODEL_INTS
+#undef X
+  {
+    mjModel *m = NULL; (void)m;
+#define X(type, name, nr, nc) F("model", type, name, nr, nc);
+    MJMODEL_POINTERS
+#undef X
+#define X(type, name, nr, nc) F("data", type, name, nr, nc);
+    MJDATA_POINTERS
+#undef X
+  }
   return 0;
 }
 `
@@ -124,7 +160,12 @@ func run(include, cc, out string) error {
 	b.WriteString("// Layout of MuJoCo's structs, from mjxmacro.h and offsetof: offM_ fields are byte offsets\n")
 	b.WriteString("// into mjModel (offM_opt_ into its mjOption), offD_ into mjData.\n")
 	b.WriteString("const (\n")
+	var fields []string
 	for _, line := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		if strings.HasPrefix(line, "F ") || strings.HasPrefix(line, "S ") {
+			fields = append(fields, line)
+			continue
+		}
 		name, value, ok := strings.Cut(line, " ")
 		if !ok {
 			return fmt.Errorf("unexpected line %q from the offset program", line)
@@ -132,9 +173,61 @@ func run(include, cc, out string) error {
 		fmt.Fprintf(&b, "\t%s = %s\n", name, value)
 	}
 	b.WriteString(")\n")
+	if err := writeFields(&b, fields); err != nil {
+		return err
+	}
 	src2, err := format.Source(b.Bytes())
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(out, src2, 0o644)
+}
+
+// kinds maps the C element types of mjModel's and mjData's arrays to the fieldKind
+// constants of the mujoco package; arrays of other types (structs) are left out.
+var kinds = map[string]string{"mjtNum": "kindF64", "float": "kindF32", "int": "kindI32", "mjtByte": "kindU8", "char": "kindU8"}
+
+// writeFields writes the table modelSizes from the "S" lines and the tables
+// modelFields and dataFields from the "F" lines: for each
+// array its offset, element kind, the mjModel size that counts its rows and its columns
+// (0 when the column count is an expression of sizes, which the package does not size).
+func writeFields(b *bytes.Buffer, lines []string) error {
+	tables := map[string][]string{}
+	var sizes []string
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if f[0] == "S" && len(f) == 2 {
+			sizes = append(sizes, fmt.Sprintf("\t%q: offM_%s,\n", f[1], f[1]))
+			continue
+		}
+		if len(f) != 6 {
+			return fmt.Errorf("unexpected field line %q from the offset program", line)
+		}
+		st, name, ctype, rows, cols := f[1], f[2], f[3], f[4], f[5]
+		kind, ok := kinds[ctype]
+		if !ok {
+			continue
+		}
+		if cols == "-1" {
+			cols = "0"
+		}
+		prefix := map[string]string{"model": "offM_", "data": "offD_"}[st]
+		tables[st] = append(tables[st], fmt.Sprintf("\t%q: {%s%s, %s, %q, %s},\n", name, prefix, name, kind, rows, cols))
+	}
+	b.WriteString("\n// modelSizes holds the offsets of mjModel's int sizes by name.\n")
+	b.WriteString("var modelSizes = map[string]uintptr{\n")
+	for _, l := range sizes {
+		b.WriteString(l)
+	}
+	b.WriteString("}\n")
+	for _, st := range []string{"model", "data"} {
+		fmt.Fprintf(b, "\n// %sFields describes the arrays of mj%s: offset, element kind, the mjModel size\n", st, strings.ToUpper(st[:1])+st[1:])
+		b.WriteString("// counting rows, and columns (0 when an expression of sizes).\n")
+		fmt.Fprintf(b, "var %sFields = map[string]field{\n", st)
+		for _, l := range tables[st] {
+			b.WriteString(l)
+		}
+		b.WriteString("}\n")
+	}
+	return nil
 }

@@ -1,0 +1,209 @@
+package dmc
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+// Step types of the "step_type" info column, numbered as dm_env numbers them: the
+// observation of a reset is First, the one that ends an episode (a terminal state or
+// the time limit) Last, every other Mid.
+const (
+	StepFirst = 0
+	StepMid   = 1
+	StepLast  = 2
+)
+
+// InfoKeys are the info columns of every suite task: the step's discount (1, or 0 at a
+// terminal state), its step type, and the fault code of the mujoco package (0, or why
+// the env ended the episode as truncated).
+var InfoKeys = []string{"discount", "step_type", "error"}
+
+const (
+	infoDiscount = iota
+	infoStepType
+	infoError
+)
+
+// logic is one suite task's behaviour (the suite's Task subclass) for one env. Each env
+// has its own logic value, which may keep per-episode state.
+type logic interface {
+	// initEpisode is the task's initialize_episode: it sets the initial state (and may
+	// edit the env's own model) after mj_resetData and a forward pass; another forward
+	// pass follows it.
+	initEpisode(p *Physics) error
+	// beforeStep is before_step: it writes the action into the controls.
+	beforeStep(p *Physics, a []float32)
+	// reward is get_reward, of the state after the step.
+	reward(p *Physics) float64
+	// terminal is get_termination: whether the episode ended at a terminal state (whose
+	// discount is 0).
+	terminal(p *Physics) bool
+	// layout names the observation's entries and sizes in the suite's order (offsets
+	// are filled in by the caller).
+	layout(p *Physics) []envpool.ObsField
+	// observe writes get_observation, its entries flattened in the suite's order.
+	observe(p *Physics, obs []float32)
+}
+
+// setControls is the suite's default before_step: ctrl = action. MuJoCo clamps controls
+// to the ranges of limited actuators itself.
+func setControls(p *Physics, a []float32) {
+	for i, x := range a {
+		p.D.Ctrl[i] = float64(x)
+	}
+}
+
+// noTermination is the default get_termination: episodes end only at the time limit.
+type noTermination struct{}
+
+func (noTermination) terminal(*Physics) bool { return false }
+
+// plainControl is the default before_step.
+type plainControl struct{}
+
+func (plainControl) beforeStep(p *Physics, a []float32) { setControls(p, a) }
+
+// task is one registered suite task under one set of options: the compiled model the
+// envs copy, its step count per action and the constructor of its logic.
+type task struct {
+	def   *taskDef
+	model *mujoco.Model
+	nSub  int
+	limit int
+	spec  envpool.Spec
+	opts  taskOptions
+}
+
+// Env is one suite task instance. It owns a copy of the task's model (the suite's tasks
+// edit model values such as target sizes per episode) and its mjData, and draws its
+// randomness from its own generator, seeded by the pool. It implements envpool.Env and
+// io.Closer.
+type Env struct {
+	t     *task
+	p     *Physics
+	logic logic
+
+	elapsed  int
+	stepType int
+	discount float64
+
+	fault    int
+	faultMsg string
+}
+
+func newEnv(t *task, seed int64) (*Env, error) {
+	m, err := t.model.Copy()
+	if err != nil {
+		return nil, err
+	}
+	d, err := mujoco.NewData(m)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub)}
+	e.logic, err = t.def.newLogic(e.p, t.opts)
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Physics returns the env's simulation, for tests and tools.
+func (e *Env) Physics() *Physics { return e.p }
+
+// Fault returns the code and message of the fault that ends the current episode, or
+// mujoco.FaultNone and "".
+func (e *Env) Fault() (int, string) { return e.fault, e.faultMsg }
+
+// Reset implements envpool.Env: the suite's reset (mj_resetData and a forward pass with
+// actuation disabled, the task's initialize_episode, another such forward pass). A
+// MuJoCo error here ends the episode at the first step, as truncated.
+func (e *Env) Reset() {
+	e.elapsed, e.stepType, e.discount = 0, StepFirst, 1
+	e.fault, e.faultMsg = mujoco.FaultNone, ""
+	p := e.p
+	err := p.D.Reset()
+	if err == nil {
+		err = p.forwardPassive()
+	}
+	if err == nil {
+		err = e.logic.initEpisode(p)
+	}
+	if err == nil {
+		err = p.forwardPassive()
+	}
+	if err != nil {
+		e.setFault(mujoco.FaultMuJoCo, err.Error())
+	}
+}
+
+// Step implements envpool.Env: before_step, the control step (frame_skip physics steps
+// the suite's way), then reward and termination. It ends the episode at the task's time
+// limit (Truncated, discount 1) or at a terminal state (Terminated, discount 0). A MuJoCo
+// error or instability ends it as truncated with the "error" info column set.
+func (e *Env) Step(action []float32) envpool.StepResult {
+	if e.fault == mujoco.FaultNone && len(action) != e.p.M.NU {
+		e.setFault(mujoco.FaultBadAction, fmt.Sprintf("action has %d values; %s takes %d", len(action), e.t.spec.TaskID, e.p.M.NU))
+	}
+	if e.fault != mujoco.FaultNone {
+		e.stepType, e.discount = StepLast, 1
+		return envpool.StepResult{Truncated: true}
+	}
+	e.logic.beforeStep(e.p, action)
+	if err := e.p.step(); err != nil {
+		e.setFault(mujoco.FaultMuJoCo, err.Error())
+	} else if msg, bad := e.p.D.Unstable(); bad {
+		e.setFault(mujoco.FaultUnstable, msg)
+	} else if !e.p.finite() {
+		e.setFault(mujoco.FaultUnstable, "the simulation state holds a non-finite value")
+	}
+	e.elapsed++
+	if e.fault != mujoco.FaultNone {
+		e.stepType, e.discount = StepLast, 1
+		return envpool.StepResult{Truncated: true}
+	}
+	r := envpool.StepResult{Reward: float32(e.logic.reward(e.p))}
+	e.stepType, e.discount = StepMid, 1
+	switch {
+	case e.logic.terminal(e.p):
+		r.Terminated, e.stepType, e.discount = true, StepLast, 0
+	case e.elapsed >= e.t.limit:
+		r.Truncated, e.stepType = true, StepLast
+	}
+	return r
+}
+
+func (e *Env) setFault(code int, msg string) {
+	if e.fault == mujoco.FaultNone {
+		e.fault, e.faultMsg = code, msg
+	}
+}
+
+// Observe implements envpool.Env: the task's observation (zeros in place of non-finite
+// values after a fault), then discount, step type and fault code.
+func (e *Env) Observe(obs envpool.Obs, info []float32) {
+	o := obs.F32
+	e.logic.observe(e.p, o)
+	if e.fault != mujoco.FaultNone {
+		for i, v := range o {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				o[i] = 0
+			}
+		}
+	}
+	info[infoDiscount] = float32(e.discount)
+	info[infoStepType] = float32(e.stepType)
+	info[infoError] = float32(e.fault)
+}
+
+// Close implements io.Closer: it frees the env's data and model copy.
+func (e *Env) Close() error {
+	e.p.D.Close()
+	return e.p.M.Close()
+}

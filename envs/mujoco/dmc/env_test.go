@@ -1,0 +1,244 @@
+package dmc
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+// requireMuJoCo skips a test when libmujoco cannot be loaded, naming the package.
+func requireMuJoCo(t testing.TB) {
+	t.Helper()
+	if err := mujoco.Load(); err != nil {
+		t.Skipf("control suite tests need Debian's %s (apt-get install %s): %v", mujoco.LibraryPackage, mujoco.LibraryPackage, err)
+	}
+}
+
+// makeEnv builds one env of a task outside any pool.
+func makeEnv(t testing.TB, id string, opts map[string]any, seed int64) (*Env, envpool.Spec) {
+	t.Helper()
+	requireMuJoCo(t)
+	e, spec, err := envs.MakeEnv(id, opts, seed)
+	if err != nil {
+		t.Fatalf("MakeEnv(%s, %v): %v", id, opts, err)
+	}
+	t.Cleanup(func() { e.(*Env).Close() })
+	return e.(*Env), spec
+}
+
+// observe returns the env's current observation and info, failing the test when the
+// task leaves an element unwritten (they start as NaN).
+func observe(t testing.TB, e *Env, spec envpool.Spec) ([]float32, []float32) {
+	t.Helper()
+	obs := make([]float32, spec.ObsSpace.Size())
+	for i := range obs {
+		obs[i] = float32(math.NaN())
+	}
+	info := make([]float32, len(spec.InfoKeys))
+	e.Observe(envpool.Obs{F32: obs}, info)
+	for i, v := range obs {
+		if math.IsNaN(float64(v)) {
+			t.Fatalf("%s: observation element %d (%s) left unwritten or NaN", spec.TaskID, i, entryAt(spec, i))
+		}
+	}
+	return obs, info
+}
+
+func entryAt(spec envpool.Spec, i int) string {
+	for _, f := range spec.ObsLayout {
+		if i >= f.Offset && i < f.Offset+f.Size {
+			return f.Name
+		}
+	}
+	return "outside the layout"
+}
+
+// entry returns the named entry of an observation.
+func entry(t testing.TB, spec envpool.Spec, obs []float32, name string) []float32 {
+	t.Helper()
+	for _, f := range spec.ObsLayout {
+		if f.Name == name {
+			return obs[f.Offset : f.Offset+f.Size]
+		}
+	}
+	t.Fatalf("%s has no observation entry %q", spec.TaskID, name)
+	return nil
+}
+
+// randomAction draws a uniform action within the spec's bounds (unbounded: within ±1).
+func randomAction(rng *rand.Rand, spec envpool.Spec) []float32 {
+	a := make([]float32, spec.ActionSpace.Size())
+	for i := range a {
+		lo, hi := float64(spec.ActionSpace.Low[i]), float64(spec.ActionSpace.High[i])
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			lo, hi = -1, 1
+		}
+		a[i] = float32(lo + (hi-lo)*rng.Float64())
+	}
+	return a
+}
+
+// TestTaskIDs: the ids follow EnvPool's naming and every table row is registered.
+func TestTaskIDs(t *testing.T) {
+	for _, c := range [][3]string{{"cheetah", "run", "CheetahRun-v1"}, {"ball_in_cup", "catch", "BallInCupCatch-v1"}, {"point_mass", "easy", "PointMassEasy-v1"}, {"acrobot", "swingup_sparse", "AcrobotSwingupSparse-v1"}, {"humanoid_CMU", "run", "HumanoidCMURun-v1"}} {
+		if got := ID(c[0], c[1]); got != c[2] {
+			t.Errorf("ID(%s, %s) = %s, want %s", c[0], c[1], got, c[2])
+		}
+	}
+	known := envs.List()
+	for _, id := range TaskIDs() {
+		if !slices.Contains(known, id) {
+			t.Errorf("%s is in the table but not registered", id)
+		}
+	}
+}
+
+// TestEveryTaskEpisode runs each task for a whole episode of random actions: the layout
+// covers the observation, every element is written and finite, the step types go
+// first, mid..., last at the 1000th step with truncation and discount 1, rewards lie in
+// [0, 1], and the same seed and actions give the same episode.
+func TestEveryTaskEpisode(t *testing.T) {
+	requireMuJoCo(t)
+	for _, id := range TaskIDs() {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			a, spec := makeEnv(t, id, nil, 3)
+			b, _ := makeEnv(t, id, nil, 3)
+			if spec.MaxEpisodeSteps != TimeLimit || !slices.Equal(spec.InfoKeys, InfoKeys) {
+				t.Fatalf("spec: limit %d, info %v", spec.MaxEpisodeSteps, spec.InfoKeys)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			a.Reset()
+			b.Reset()
+			oa, ia := observe(t, a, spec)
+			ob, _ := observe(t, b, spec)
+			if !slices.Equal(oa, ob) {
+				t.Fatalf("two envs with seed 3 start differently")
+			}
+			if ia[1] != StepFirst || ia[0] != 1 || ia[2] != 0 {
+				t.Fatalf("info after reset %v, want discount 1, step type first, no error", ia)
+			}
+			for step := 1; step <= TimeLimit; step++ {
+				act := randomAction(rng, spec)
+				ra, rb := a.Step(act), b.Step(act)
+				oa, ia = observe(t, a, spec)
+				ob, _ = observe(t, b, spec)
+				if ra != rb || !slices.Equal(oa, ob) {
+					t.Fatalf("step %d: same seed and actions diverge: %+v vs %+v", step, ra, rb)
+				}
+				if ia[2] != 0 {
+					f, msg := a.Fault()
+					t.Fatalf("step %d: fault %d: %s", step, f, msg)
+				}
+				if !(ra.Reward >= 0 && ra.Reward <= 1) {
+					t.Fatalf("step %d: reward %v outside [0, 1]", step, ra.Reward)
+				}
+				if ra.Terminated {
+					if ia[1] != StepLast || ia[0] != 0 {
+						t.Fatalf("step %d: terminal step with info %v", step, ia)
+					}
+					return
+				}
+				last := step == TimeLimit
+				if ra.Truncated != last || (ia[1] == StepLast) != last || ia[0] != 1 {
+					t.Fatalf("step %d: truncated %v, info %v", step, ra.Truncated, ia)
+				}
+			}
+		})
+	}
+}
+
+// TestBadOptions: a bad frame_skip and an unknown option are errors naming them.
+func TestBadOptions(t *testing.T) {
+	requireMuJoCo(t)
+	for _, c := range []struct {
+		opts map[string]any
+		want string
+	}{
+		{map[string]any{"frame_skip": 0}, "frame_skip"},
+		{map[string]any{"frame_skip": 1.5}, "frame_skip"},
+		{map[string]any{"speed": 3.0}, "speed"},
+	} {
+		_, _, err := envs.MakeEnv("CheetahRun-v1", c.opts, 0)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("options %v: %v, want an error naming %s", c.opts, err, c.want)
+		}
+	}
+}
+
+// TestBadActionEndsEpisode: an action of the wrong length ends the episode as truncated
+// with the bad-action fault, and the next reset recovers.
+func TestBadActionEndsEpisode(t *testing.T) {
+	e, spec := makeEnv(t, "CheetahRun-v1", nil, 0)
+	e.Reset()
+	r := e.Step([]float32{1, 2})
+	_, info := observe(t, e, spec)
+	if !r.Truncated || info[2] != mujoco.FaultBadAction || info[1] != StepLast {
+		t.Fatalf("bad action: %+v, info %v", r, info)
+	}
+	e.Reset()
+	r = e.Step(make([]float32, spec.ActionSpace.Size()))
+	if _, info = observe(t, e, spec); r.Truncated || info[2] != 0 {
+		t.Fatalf("after reset: %+v, info %v", r, info)
+	}
+}
+
+// TestFrameSkip: frame_skip n advances the simulation n model timesteps per action.
+func TestFrameSkip(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		e, spec := makeEnv(t, "CheetahRun-v1", map[string]any{"frame_skip": n}, 0)
+		e.Reset()
+		t0 := e.Physics().D.Time()
+		e.Step(make([]float32, spec.ActionSpace.Size()))
+		dt := e.Physics().D.Time() - t0
+		if want := float64(n) * e.Physics().M.Timestep; math.Abs(dt-want) > 1e-12 {
+			t.Errorf("frame_skip %d: time advanced %g, want %g", n, dt, want)
+		}
+		if spec.FrameSkip != n {
+			t.Errorf("frame_skip %d: spec says %d", n, spec.FrameSkip)
+		}
+	}
+}
+
+// TestCheetah: the observation is qpos without the root x and qvel; the reward is
+// the linear tolerance of the torso's forward velocity; reset settles the body and
+// sets time to 0.
+func TestCheetah(t *testing.T) {
+	e, spec := makeEnv(t, "CheetahRun-v1", nil, 5)
+	e.Reset()
+	p := e.Physics()
+	if p.D.Time() != 0 {
+		t.Errorf("time after reset %g, want 0", p.D.Time())
+	}
+	obs, _ := observe(t, e, spec)
+	pos, vel := entry(t, spec, obs, "position"), entry(t, spec, obs, "velocity")
+	for i, v := range pos {
+		if v != float32(p.D.Qpos[i+1]) {
+			t.Fatalf("position[%d] = %v, qpos[%d] = %v", i, v, i+1, p.D.Qpos[i+1])
+		}
+	}
+	for i, v := range vel {
+		if v != float32(p.D.Qvel[i]) {
+			t.Fatalf("velocity[%d] = %v, qvel = %v", i, v, p.D.Qvel[i])
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 50 {
+		r := e.Step(randomAction(rng, spec))
+		s, _ := p.Sensors("torso_subtreelinvel")
+		speed := p.SensorData(s[0])[0]
+		want := 1.0
+		if speed < 10 {
+			want = max(0, 1-(10-speed)/10)
+		}
+		if math.Abs(float64(r.Reward)-want) > 1e-6 {
+			t.Fatalf("speed %g: reward %v, want %v", speed, r.Reward, want)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package dmc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+// Family is the envs family name of the suite's tasks.
+const Family = "dmc"
+
+// TimeLimit is the suite's episode length in control steps: every task's time limit
+// divided by its control timestep is 1000.
+const TimeLimit = 1000
+
+// taskDef is one row of the task table: a domain's task under its EnvPool id.
+type taskDef struct {
+	domain, task string
+	// frameSkip is the default number of physics steps per control step (the suite's
+	// control_timestep / model timestep).
+	frameSkip int
+	// model returns the MJCF document the task compiles (the suite's file, or one the
+	// task generates or edits, such as cartpole's extra poles).
+	model func(o taskOptions) ([]byte, error)
+	// newLogic makes one env's task logic, resolving the names it reads.
+	newLogic func(p *Physics, o taskOptions) (logic, error)
+	// options lists the task's own constructor options (besides frame_skip), read into
+	// taskOptions.values; nil when it has none.
+	options []optionDef
+}
+
+// optionDef is one task-specific option: a number with a default and a check.
+type optionDef struct {
+	name  string
+	def   float64
+	check func(v float64) string // "" when v is acceptable, else why not
+}
+
+// taskOptions are a task's options after reading: its own values by name.
+type taskOptions struct {
+	values map[string]float64
+}
+
+func (o taskOptions) get(name string) float64 { return o.values[name] }
+
+// ID is the EnvPool id of a domain and task: each underscore-separated word capitalised,
+// the rest kept, then "-v1" (cheetah, run: CheetahRun-v1; ball_in_cup, catch:
+// BallInCupCatch-v1; humanoid_CMU, run: HumanoidCMURun-v1).
+func ID(domain, task string) string {
+	var b strings.Builder
+	for _, part := range []string{domain, task} {
+		for _, w := range strings.Split(part, "_") {
+			if w == "" {
+				continue
+			}
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String() + "-v1"
+}
+
+// taskDefs is the task table, filled by the domains' init functions.
+var taskDefs []*taskDef
+
+// register adds a domain's tasks to the table and to the envs registry.
+func register(defs ...*taskDef) {
+	for _, d := range defs {
+		taskDefs = append(taskDefs, d)
+		envs.Register(envs.Task{
+			ID:     d.id(),
+			Family: Family,
+			New:    func(family map[string]any) (envpool.Spec, envpool.Factory, error) { return d.build(family) },
+		})
+	}
+}
+
+func (d *taskDef) id() string { return ID(d.domain, d.task) }
+
+// TaskIDs returns the suite's task ids in table order (domain by domain).
+func TaskIDs() []string {
+	ids := make([]string, len(taskDefs))
+	for i, d := range taskDefs {
+		ids[i] = d.id()
+	}
+	return ids
+}
+
+// suiteModel is the model function of a task that compiles its domain's file unedited.
+func suiteModel(domain string) func(taskOptions) ([]byte, error) {
+	return func(taskOptions) ([]byte, error) { return ModelXML(domain) }
+}
+
+// modelCache holds the compiled models by domain and document, shared read-only by the
+// envs, which copy them.
+var modelCache struct {
+	sync.Mutex
+	m map[string]*mujoco.Model
+}
+
+func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
+	key := domain + "\x00" + string(xml)
+	modelCache.Lock()
+	defer modelCache.Unlock()
+	if m, ok := modelCache.m[key]; ok {
+		return m, nil
+	}
+	m, err := LoadModel(domain, xml)
+	if err != nil {
+		return nil, err
+	}
+	if modelCache.m == nil {
+		modelCache.m = map[string]*mujoco.Model{}
+	}
+	modelCache.m[key] = m
+	return m, nil
+}
+
+// build reads the options, compiles (or reuses) the model, makes one env to learn the
+// observation layout and returns the spec and a factory.
+func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, error) {
+	fo := envs.NewFamilyOptions(family)
+	frameSkip := fo.Int("frame_skip", d.frameSkip)
+	fo.Check(frameSkip >= 1, "frame_skip", "%d: must be at least 1 (physics steps per action)", frameSkip)
+	opts := taskOptions{values: map[string]float64{}}
+	for _, od := range d.options {
+		v := fo.Float(od.name, od.def)
+		if why := od.check(v); why != "" {
+			fo.Check(false, od.name, "%v: %s", v, why)
+		}
+		opts.values[od.name] = v
+	}
+	if err := fo.Err(); err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: %w", d.id(), err)
+	}
+	if err := mujoco.Load(); err != nil {
+		return envpool.Spec{}, nil, err
+	}
+	xml, err := d.model(opts)
+	if err != nil {
+		return envpool.Spec{}, nil, err
+	}
+	m, err := cachedModel(d.domain, xml)
+	if err != nil {
+		return envpool.Spec{}, nil, err
+	}
+	t := &task{def: d, model: m, nSub: frameSkip, limit: TimeLimit, opts: opts}
+	probe, err := newEnv(t, 0)
+	if err != nil {
+		return envpool.Spec{}, nil, err
+	}
+	layout := probe.logic.layout(probe.p)
+	probe.Close()
+	n := 0
+	for i := range layout {
+		layout[i].Offset = n
+		n += layout[i].Size
+	}
+	limited, ranges := m.Bytes("actuator_ctrllimited"), m.CtrlRange
+	low, high := make([]float32, m.NU), make([]float32, m.NU)
+	for i := range m.NU {
+		low[i], high[i] = float32(math.Inf(-1)), float32(math.Inf(1))
+		if limited[i] != 0 {
+			low[i], high[i] = float32(ranges[2*i]), float32(ranges[2*i+1])
+		}
+	}
+	inf := float32(math.Inf(1))
+	t.spec = envpool.Spec{
+		TaskID:          d.id(),
+		ObsSpace:        envpool.UniformBox(-inf, inf, envpool.Float32, n),
+		ActionSpace:     envpool.BoxSpace(low, high),
+		MaxEpisodeSteps: TimeLimit,
+		FrameSkip:       frameSkip,
+		InfoKeys:        append([]string(nil), InfoKeys...),
+		RewardThreshold: math.NaN(),
+		ObsLayout:       layout,
+	}
+	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
+	return t.spec, factory, nil
+}
+
+// field is a layout entry, for the tasks' layout methods.
+func field(name string, size int) envpool.ObsField { return envpool.ObsField{Name: name, Size: size} }
