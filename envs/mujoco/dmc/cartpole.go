@@ -1,0 +1,197 @@
+package dmc
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rlpool/rlpool/envpool"
+)
+
+// The cartpole domain: a cart on a rail with one or more hinged poles chained on top of
+// it (the suite's cartpole.py). All tasks take one physics step (0.01 s, RK4) per
+// action.
+//
+// CartpoleBalance-v1 and CartpoleBalanceSparse-v1 start near upright: the cart uniform
+// in [-0.1, 0.1], every hinge uniform in [-0.034, 0.034] rad. CartpoleSwingup-v1,
+// CartpoleSwingupSparse-v1, CartpoleTwoPoles-v1 and CartpoleThreePoles-v1 start hanging
+// down: the cart 0.01·N(0, 1), the first hinge pi + 0.01·N(0, 1), further hinges
+// 0.1·N(0, 1). Every task adds velocities 0.01·N(0, 1).
+//
+// The smooth reward (Balance, Swingup, TwoPoles, ThreePoles) is the product of
+// upright (the mean over poles of (cos + 1) / 2, cos being the z component of the
+// pole's z axis), centered ((1 + tolerance(cart x, margin 2)) / 2, gaussian), small
+// control ((4 + tolerance(u, margin 1, quadratic, 0 at the margin)) / 5) and small
+// velocity ((1 + the least over hinges of tolerance(angular velocity, margin 5)) / 2,
+// gaussian). The sparse reward is 1 while the cart is within [-0.25, 0.25] and every
+// pole's cos is within [0.995, 1], else 0.
+//
+// The extra poles are the suite's model edit: each further pole is a body "pole_<i>"
+// (class pole, 1 above its parent, hinge "hinge_<i>", geom "pole_<i>") nested in the
+// previous one, the floor moved to z = 1 - n - 0.05 and the two cameras moved back.
+// CartpoleThreePoles-v1 takes the suite's num_poles option (default 3) and sparse
+// (0 or 1, default 0).
+//
+// Observation: position (1 + 2n: the cart's x, then per pole the z and x components of
+// its z axis, i.e. cos and sin of its absolute angle), velocity (qvel, 1 + n).
+func init() {
+	register(
+		&taskDef{domain: "cartpole", task: "balance", frameSkip: 1, model: cartpoleModel(1), newLogic: newCartpole(false, false)},
+		&taskDef{domain: "cartpole", task: "balance_sparse", frameSkip: 1, model: cartpoleModel(1), newLogic: newCartpole(false, true)},
+		&taskDef{domain: "cartpole", task: "swingup", frameSkip: 1, model: cartpoleModel(1), newLogic: newCartpole(true, false)},
+		&taskDef{domain: "cartpole", task: "swingup_sparse", frameSkip: 1, model: cartpoleModel(1), newLogic: newCartpole(true, true)},
+		&taskDef{domain: "cartpole", task: "two_poles", frameSkip: 1, model: cartpoleModel(2), newLogic: newCartpole(true, false)},
+		&taskDef{domain: "cartpole", task: "three_poles", frameSkip: 1, model: cartpoleModel(0), newLogic: newCartpole(true, false),
+			options: []optionDef{
+				{name: "num_poles", def: 3, check: cartpoleCheckPoles},
+				{name: "sparse", def: 0, check: cartpoleCheckSparse},
+			}},
+	)
+}
+
+// Ranges of the suite's Balance task.
+var (
+	cartpoleCartBand   = Tol{Lower: -0.25, Upper: 0.25, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
+	cartpoleUprightCos = Tol{Lower: 0.995, Upper: 1, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
+	cartpoleCentered   = Tol{Margin: 2, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
+	cartpoleSlowHinge  = Tol{Margin: 5, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
+)
+
+// maxCartPoles bounds three_poles' num_poles option: enough for any experiment, and
+// far from models too large to compile quickly.
+const maxCartPoles = 100
+
+func cartpoleCheckPoles(v float64) string {
+	if v != math.Trunc(v) || v < 1 || v > maxCartPoles {
+		return fmt.Sprintf("must be a whole number of poles from 1 to %d", maxCartPoles)
+	}
+	return ""
+}
+
+func cartpoleCheckSparse(v float64) string {
+	if v != 0 && v != 1 {
+		return "must be 0 (false) or 1 (true)"
+	}
+	return ""
+}
+
+// cartpoleModel is the model of a task with n poles, or with the num_poles option's
+// count when n is 0.
+func cartpoleModel(n int) func(taskOptions) ([]byte, error) {
+	return func(o taskOptions) ([]byte, error) {
+		if n == 0 {
+			return cartpoleXML(int(o.get("num_poles")))
+		}
+		return cartpoleXML(n)
+	}
+}
+
+// cartpoleXML returns the cartpole document with n poles: the suite's file for one,
+// otherwise the suite's _make_model edit (a chain of poles nested in the first, the
+// floor lowered below the hanging chain, the cameras moved back).
+func cartpoleXML(n int) ([]byte, error) {
+	doc, err := ModelXML("cartpole")
+	if err != nil || n == 1 {
+		return doc, err
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("dmc: cartpole: %d poles; want at least 1", n)
+	}
+	var chain, closing bytes.Buffer
+	for i := 2; i <= n; i++ {
+		fmt.Fprintf(&chain, "\n<body name=\"pole_%d\" pos=\"0 0 1\" childclass=\"pole\"><joint name=\"hinge_%d\"/><geom name=\"pole_%d\"/>", i, i, i)
+		closing.WriteString("</body>")
+	}
+	floorZ := strconv.FormatFloat(1-float64(n)-0.05, 'g', -1, 64)
+	edits := []struct{ old, new string }{
+		{`<geom name="pole_1"/>`, `<geom name="pole_1"/>` + chain.String() + closing.String()},
+		{`name="floor" pos="0 0 -.05"`, `name="floor" pos="0 0 ` + floorZ + `"`},
+		{`name="fixed" pos="0 -4 1"`, fmt.Sprintf(`name="fixed" pos="0 %d 1"`, -1-2*n)},
+		{`name="lookatcart" mode="targetbody" target="cart" pos="0 -2 2"`, fmt.Sprintf(`name="lookatcart" mode="targetbody" target="cart" pos="0 %d 2"`, -2*n)},
+	}
+	for _, e := range edits {
+		if bytes.Count(doc, []byte(e.old)) != 1 {
+			return nil, fmt.Errorf("dmc: cartpole: the model file no longer has one %s to edit", e.old)
+		}
+		doc = bytes.Replace(doc, []byte(e.old), []byte(e.new), 1)
+	}
+	return doc, nil
+}
+
+type cartpole struct {
+	plainControl
+	noTermination
+	swingUp, sparse bool
+	slider, hinge1  Joint
+	poles           []int // bodies after the cart, as the suite's xmat[2:]
+}
+
+func newCartpole(swingUp, sparse bool) func(*Physics, taskOptions) (logic, error) {
+	return func(p *Physics, o taskOptions) (logic, error) {
+		j, err := p.Joints("slider", "hinge_1")
+		if err != nil {
+			return nil, mustBeNamed("cartpole", err)
+		}
+		c := &cartpole{swingUp: swingUp, sparse: sparse || o.get("sparse") == 1, slider: j[0], hinge1: j[1]}
+		for b := 2; b < p.M.NBody; b++ {
+			c.poles = append(c.poles, b)
+		}
+		return c, nil
+	}
+}
+
+func (c *cartpole) initEpisode(p *Physics) error {
+	q := p.D.Qpos
+	if c.swingUp {
+		q[c.slider.Qpos] = 0.01 * p.Normal()
+		q[c.hinge1.Qpos] = math.Pi + 0.01*p.Normal()
+		for i := 2; i < p.M.NV; i++ {
+			q[i] = 0.1 * p.Normal()
+		}
+	} else {
+		q[c.slider.Qpos] = p.Uniform(-0.1, 0.1)
+		for i := 1; i < p.M.NV; i++ {
+			q[i] = p.Uniform(-0.034, 0.034)
+		}
+	}
+	for i := range p.D.Qvel {
+		p.D.Qvel[i] = 0.01 * p.Normal()
+	}
+	return nil
+}
+
+func (c *cartpole) reward(p *Physics) float64 {
+	cart := p.D.Qpos[c.slider.Qpos]
+	if c.sparse {
+		r := cartpoleCartBand.Of(cart)
+		for _, b := range c.poles {
+			r *= cartpoleUprightCos.Of(bodyZAxisZ(p, b))
+		}
+		return r
+	}
+	upright := 0.0
+	for _, b := range c.poles {
+		upright += (bodyZAxisZ(p, b) + 1) / 2
+	}
+	upright /= float64(len(c.poles))
+	centered := (1 + cartpoleCentered.Of(cart)) / 2
+	slowest := 1.0
+	for _, w := range p.D.Qvel[1:] {
+		slowest = min(slowest, cartpoleSlowHinge.Of(w))
+	}
+	smallVelocity := (1 + slowest) / 2
+	return upright * smallControl(p) * smallVelocity * centered
+}
+
+func (c *cartpole) layout(p *Physics) []envpool.ObsField {
+	return []envpool.ObsField{field("position", 1+2*len(c.poles)), field("velocity", p.M.NV)}
+}
+
+func (c *cartpole) observe(p *Physics, o []float32) {
+	o = put(o, p.D.Qpos[c.slider.Qpos])
+	for _, b := range c.poles {
+		o = put(o, bodyZAxisZ(p, b), bodyZAxisX(p, b))
+	}
+	put(o, p.D.Qvel...)
+}

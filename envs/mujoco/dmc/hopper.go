@@ -1,0 +1,79 @@
+package dmc
+
+import (
+	"math"
+
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+// The hopper domain: a planar one-legged hopper (the suite's hopper.py). Control
+// timestep 0.02 s over a 0.005 s model step: frame skip 4.
+//
+// Reward: standing = tolerance(height, [0.6, 2]) with no margin (1 inside, 0 outside),
+// height being the z of the torso's centre of mass minus the foot's (xipos).
+// HopperStand-v1 returns standing * small_control, small_control = (4 + the mean over
+// the actuators of tolerance(ctrl, [0, 0], margin 1, quadratic, 0 at the margin)) / 5.
+// HopperHop-v1 returns standing * tolerance(the torso subtree's linear velocity along
+// x, [2, inf], margin 1, linear, 0.5 at the margin).
+//
+// Reset: every limited joint uniform in its range, the unlimited root hinge uniform in
+// [-pi, pi], the root slides at 0 (the torso at 1 m); no settling. No termination.
+//
+// Observation: position (qpos without the root's x, 6), velocity (qvel, 7), touch
+// (log1p of the toe and heel touch sensors, 2).
+func init() {
+	registerVariants("hopper", 4, []string{"stand", "hop"}, func(p *Physics, i int) (logic, error) { return newHopper(p, i == 1) })
+}
+
+const hopperHopSpeed = 2
+
+var (
+	hopperStanding = Tol{Lower: 0.6, Upper: 2, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
+	hopperHopping  = Tol{Lower: hopperHopSpeed, Upper: math.Inf(1), Margin: hopperHopSpeed / 2, Sigmoid: Linear, ValueAtMargin: 0.5}
+)
+
+type hopper struct {
+	plainControl
+	noTermination
+	hopping     bool
+	torso, foot int
+	vel         Sensor
+	touch       []Sensor
+}
+
+func newHopper(p *Physics, hopping bool) (logic, error) {
+	r := &nameResolver{p: p, domain: "hopper"}
+	h := &hopper{hopping: hopping, torso: r.id(mujoco.ObjBody, "torso"), foot: r.id(mujoco.ObjBody, "foot"),
+		vel: r.sensor("torso_subtreelinvel"), touch: []Sensor{r.sensor("touch_toe"), r.sensor("touch_heel")}}
+	return h, r.failed()
+}
+
+func (h *hopper) initEpisode(p *Physics) error {
+	p.RandomizeLimitedAndRotationalJoints()
+	return nil
+}
+
+func (h *hopper) height(p *Physics) float64 {
+	return p.D.Xipos[3*h.torso+2] - p.D.Xipos[3*h.foot+2]
+}
+
+func (h *hopper) reward(p *Physics) float64 {
+	standing := hopperStanding.Of(h.height(p))
+	if h.hopping {
+		return standing * hopperHopping.Of(p.SensorData(h.vel)[0])
+	}
+	return standing * smallControl(p)
+}
+
+func (h *hopper) layout(p *Physics) []envpool.ObsField {
+	return []envpool.ObsField{field("position", p.M.NQ-1), field("velocity", p.M.NV), field("touch", len(h.touch))}
+}
+
+func (h *hopper) observe(p *Physics, o []float32) {
+	o = put(o, p.D.Qpos[1:]...)
+	o = put(o, p.D.Qvel...)
+	for _, s := range h.touch {
+		o = put(o, math.Log1p(p.SensorData(s)[0]))
+	}
+}

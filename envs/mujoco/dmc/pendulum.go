@@ -1,0 +1,59 @@
+package dmc
+
+import (
+	"math"
+
+	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/envs/mujoco"
+)
+
+// The pendulum domain: a torque-limited pendulum to be swung up and held upright (the
+// suite's pendulum.py).
+//
+// PendulumSwingup-v1: reward 1 while the pole is within 8 degrees of upright (the z
+// component of its z axis at least cos 8°), else 0 (a tolerance with no margin). One
+// physics step (0.02 s) per action. Reset: hinge angle uniform in [-pi, pi), zero
+// velocity. Observation: orientation (2: the z then the x component of the pole's z
+// axis, i.e. cos and sin of its angle), velocity (the hinge's angular velocity, 1).
+func init() {
+	register(&taskDef{domain: "pendulum", task: "swingup", frameSkip: 1, model: suiteModel("pendulum"), newLogic: newPendulum})
+}
+
+// pendulumCosineBound is cos(8°), the least upright cosine that scores.
+var pendulumCosineBound = math.Cos(8 * math.Pi / 180)
+
+type pendulum struct {
+	plainControl
+	noTermination
+	hinge Joint
+	pole  int // body
+}
+
+func newPendulum(p *Physics, _ taskOptions) (logic, error) {
+	j, err := p.Joints("hinge")
+	if err != nil {
+		return nil, mustBeNamed("pendulum", err)
+	}
+	pole, err := p.ID(mujoco.ObjBody, "pole")
+	if err != nil {
+		return nil, mustBeNamed("pendulum", err)
+	}
+	return &pendulum{hinge: j[0], pole: pole}, nil
+}
+
+func (q *pendulum) initEpisode(p *Physics) error {
+	p.D.Qpos[q.hinge.Qpos] = p.Uniform(-math.Pi, math.Pi)
+	return nil
+}
+
+func (q *pendulum) reward(p *Physics) float64 {
+	return Tolerance(bodyZAxisZ(p, q.pole), pendulumCosineBound, 1, 0, Gaussian, DefaultValueAtMargin)
+}
+
+func (q *pendulum) layout(*Physics) []envpool.ObsField {
+	return []envpool.ObsField{field("orientation", 2), field("velocity", 1)}
+}
+
+func (q *pendulum) observe(p *Physics, o []float32) {
+	put(o, bodyZAxisZ(p, q.pole), bodyZAxisX(p, q.pole), p.D.Qvel[q.hinge.Qvel])
+}
