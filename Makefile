@@ -17,8 +17,8 @@ export RLPOOL_ROMS RLPOOL_TESTDATA
 CONFIG ?= configs/ant.toml
 
 # Debian packages: OpenBLAS and oneDNN (libdnnl2) for the learners, libmujoco for the
-# MuJoCo tasks.
-APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2
+# MuJoCo tasks, Mesa's off-screen OpenGL (libosmesa6) for pictures of them.
+APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2 libosmesa6
 # numpy and pytest for Debian's python3: the Python binding (make python, make test-python).
 APT_PACKAGES += python3-numpy python3-pytest
 

@@ -1,19 +1,22 @@
-// Package mujoco is rlpool's MuJoCo family: Gymnasium's eleven v4 locomotion and
-// manipulation tasks (Ant-v4, HalfCheetah-v4, ... Pusher-v4), simulated by Debian's
-// libmujoco.so.2.2.2 loaded at run time with purego, so the build needs no cgo.
+// Package mujoco is rlpool's MuJoCo family: Gymnasium's eleven MuJoCo tasks in their
+// v4 and v5 versions (Ant-v4, Ant-v5, HalfCheetah-v4, ... Pusher-v5), simulated by
+// Debian's libmujoco.so.2.2.2 loaded at run time with purego, so the build needs no cgo.
+// The DeepMind Control Suite's tasks, on the same binding, are package dmc.
 //
-// Each task follows Gymnasium v0.29.1's v4 code (docs/design/mujoco.md): the same
+// Each v4 task follows Gymnasium v0.29.1's v4 code (docs/design/mujoco.md): the same
 // observation slices, reward terms, health rules, reset noise, simulation call order
 // (frame_skip mj_step calls, then one mj_rnePostConstraint) and the v4 quirks it lists,
 // such as kinematics read stale after mj_step and the healthy bonus paid on the
-// terminating step. The models are Gymnasium's MJCF files, embedded (see
-// assets/README.md).
+// terminating step. Each v5 task follows Gymnasium 1.x's v5 code, with every v5 option;
+// v5.go lists what differs from v4 and from MuJoCo 2.3.3 and later. The models are
+// Gymnasium's MJCF files, embedded (see assets/README.md).
 //
 // One compiled model is shared read-only by all envs of a task; each env owns an mjData.
 // A MuJoCo error (mju_error) or an unstable simulation (MuJoCo's bad-qpos/qvel/qacc
 // warnings, after which MuJoCo silently resets the data) inside one env ends that env's
 // episode as truncated, with the "error" info column saying why; it never stops the
-// process.
+// process. Envs draw their own pictures (FrameRGBA) with MuJoCo's renderer on an
+// offscreen OSMesa context (render.go).
 package mujoco
 
 import (
@@ -80,6 +83,8 @@ type Env struct {
 
 	lastFault    int // the most recent fault, kept across resets for diagnostics
 	lastFaultMsg string
+
+	frames *envFrames // recorded frames' renderer (render_env.go), made at the first frame
 }
 
 func newEnv(t *task, seed int64) (*Env, error) {
@@ -180,8 +185,12 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	}
 }
 
-// Close implements io.Closer: it frees the env's mjData. The shared model stays.
-func (e *Env) Close() error { return e.d.Close() }
+// Close implements io.Closer: it frees the env's mjData and frame renderer. The
+// shared model stays.
+func (e *Env) Close() error {
+	e.closeFrames()
+	return e.d.Close()
+}
 
 // simulate is Gymnasium's do_simulation(a, frame_skip) followed by v4's single
 // mj_rnePostConstraint: ctrl = a (unclipped; MuJoCo clamps internally), frame_skip

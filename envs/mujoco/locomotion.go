@@ -3,13 +3,16 @@ package mujoco
 import "math"
 
 // The locomotion tasks: Ant, HalfCheetah, Hopper, Walker2d, Humanoid, HumanoidStandup
-// and Swimmer (docs/design/mujoco.md, The tasks). Option fields carry Gymnasium's
-// constructor argument names in their comments.
+// and Swimmer (docs/design/mujoco.md, The tasks), v4 and, with the v5 switch on, v5
+// (v5.go). Option fields carry Gymnasium's constructor argument names in their comments.
 
-// ant is Ant-v4: a four-legged body with a free root, rewarded for torso x velocity.
+// ant is Ant-v4 and Ant-v5: a four-legged body with a free root, rewarded for torso x
+// velocity.
 type ant struct {
+	v5Switch
+	forwardWeight     float64 // forward_reward_weight (v5; 1 in v4)
 	ctrlCostWeight    float64 // ctrl_cost_weight
-	useContactForces  bool    // use_contact_forces
+	useContactForces  bool    // use_contact_forces (v4); include_cfrc_ext_in_observation (v5)
 	contactCostWeight float64 // contact_cost_weight
 	healthyReward     float64 // healthy_reward
 	terminate         bool    // terminate_when_unhealthy
@@ -17,6 +20,7 @@ type ant struct {
 	contactForceRange [2]float64
 	noise             float64 // reset_noise_scale
 	exclude           bool    // exclude_current_positions_from_observation
+	mainBody          bodyRef // main_body (v5; v4 uses "torso")
 
 	torso, nq, nv, nbody int
 	dt                   float64
@@ -24,6 +28,13 @@ type ant struct {
 
 func (t *ant) init(m *Model, dt float64) (err error) {
 	t.nq, t.nv, t.nbody, t.dt = m.NQ, m.NV, m.NBody, dt
+	if t.v5 {
+		if err := needSizes(m, "Ant-v5", 3, 0, 0); err != nil {
+			return err
+		}
+		t.torso, err = t.mainBody.resolve(m)
+		return err
+	}
 	t.torso, err = m.ID(mjOBJ_BODY, "torso")
 	return err
 }
@@ -34,12 +45,16 @@ func (t *ant) obsDim() int {
 		n -= 2
 	}
 	if t.useContactForces {
-		n += 6 * t.nbody
+		n += 6 * (t.nbody - t.firstBody())
 	}
 	return n
 }
 
 func (t *ant) infoKeys() []string {
+	if t.v5 {
+		return []string{"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
+			"reward_forward", "reward_ctrl", "reward_contact", "reward_survive"}
+	}
 	return []string{"reward_forward", "reward_ctrl", "reward_survive", "x_position", "y_position",
 		"distance_from_origin", "x_velocity", "y_velocity", "forward_reward"}
 }
@@ -55,33 +70,35 @@ func (t *ant) reset(e *Env) {
 	}
 }
 
+// step: v4 adds the contact cost only with use_contact_forces, v5 always; v5's
+// positions in info are qpos, v4's the torso's (stale) xpos.
 func (t *ant) step(e *Env, a []float32) (float64, bool) {
 	p := e.body(t.torso)
 	x0, y0 := p[0], p[1]
-	e.simulate(a)
-	x1, y1 := p[0], p[1] // stale kinematics, as in v4
+	t.simulate(e, a)
+	x1, y1 := p[0], p[1] // stale kinematics, as in v4 and v5
 	vx, vy := (x1-x0)/t.dt, (y1-y0)/t.dt
 	z := e.d.Qpos[2]
 	healthy := e.stateFinite() && t.zRange[0] <= z && z <= t.zRange[1]
-	survive := 0.0
-	if healthy || t.terminate {
-		survive = t.healthyReward
-	}
+	terminated := t.terminate && !healthy
+	survive := t.healthyBonus(t.healthyReward, healthy, t.terminate)
+	forward := t.forwardWeight * vx
 	ctrl := t.ctrlCostWeight * ctrlCost(a)
-	reward := vx + survive - ctrl
+	contact := 0.0
+	if t.useContactForces || t.v5 {
+		contact = t.contactCostWeight * clippedSquares(e.d.CfrcExt, t.contactForceRange)
+	}
+	if t.v5 {
+		n := putPlanarPosition(e, e.info)
+		copy(e.info[n:], []float64{vx, vy, forward, -ctrl, -contact, survive})
+		return (forward + survive) - (ctrl + contact), terminated
+	}
 	rewardCtrl := -ctrl
 	if t.useContactForces {
-		s := 0.0
-		for _, f := range e.d.CfrcExt {
-			c := min(max(f, t.contactForceRange[0]), t.contactForceRange[1])
-			s += c * c
-		}
-		contact := t.contactCostWeight * s
-		reward -= contact
 		rewardCtrl = -contact // v4 overwrites reward_ctrl with the contact cost
 	}
 	copy(e.info, []float64{vx, rewardCtrl, survive, x1, y1, math.Hypot(x1, y1), vx, vy, vx})
-	return reward, t.terminate && !healthy
+	return forward + survive - ctrl - contact, terminated
 }
 
 func (t *ant) observe(e *Env, obs []float32) {
@@ -92,12 +109,17 @@ func (t *ant) observe(e *Env, obs []float32) {
 	obs = putSlice(obs, q)
 	obs = putSlice(obs, e.d.Qvel)
 	if t.useContactForces {
-		putClipped(obs, e.d.CfrcExt, t.contactForceRange[0], t.contactForceRange[1])
+		putClipped(obs, e.d.CfrcExt[6*t.firstBody():], t.contactForceRange[0], t.contactForceRange[1])
+	}
+	if t.v5 && atReset(e) {
+		putPlanarPosition(e, e.info)
 	}
 }
 
-// halfCheetah is HalfCheetah-v4: a planar runner that never terminates.
+// halfCheetah is HalfCheetah-v4 and HalfCheetah-v5: a planar runner that never
+// terminates.
 type halfCheetah struct {
+	v5Switch
 	forwardWeight  float64 // forward_reward_weight
 	ctrlCostWeight float64 // ctrl_cost_weight
 	noise          float64 // reset_noise_scale
@@ -110,6 +132,9 @@ func (t *halfCheetah) init(m *Model, dt float64) error { t.dt = dt; return nil }
 func (t *halfCheetah) obsDim() int { return 17 + boolInt(!t.exclude) }
 
 func (t *halfCheetah) infoKeys() []string {
+	if t.v5 {
+		return []string{"x_position", "x_velocity", "reward_forward", "reward_ctrl"}
+	}
 	return []string{"x_position", "x_velocity", "reward_run", "reward_ctrl"}
 }
 
@@ -124,7 +149,7 @@ func (t *halfCheetah) reset(e *Env) {
 
 func (t *halfCheetah) step(e *Env, a []float32) (float64, bool) {
 	x0 := e.d.Qpos[0]
-	e.simulate(a)
+	t.simulate(e, a)
 	x1 := e.d.Qpos[0]
 	vx := (x1 - x0) / t.dt
 	run := t.forwardWeight * vx
@@ -140,11 +165,15 @@ func (t *halfCheetah) observe(e *Env, obs []float32) {
 	}
 	obs = putSlice(obs, q)
 	putSlice(obs, e.d.Qvel)
+	if t.v5 && atReset(e) {
+		e.info[0] = e.d.Qpos[0]
+	}
 }
 
-// planarWalker is Hopper-v4 and Walker2d-v4: planar bodies with a slide x, slide z
+// planarWalker is Hopper and Walker2d, v4 and v5: planar bodies with a slide x, slide z
 // (absolute torso height) and hinge y root, rewarded for x velocity while healthy.
 type planarWalker struct {
+	v5Switch
 	forwardWeight  float64 // forward_reward_weight
 	ctrlCostWeight float64 // ctrl_cost_weight
 	healthyReward  float64 // healthy_reward
@@ -162,12 +191,23 @@ type planarWalker struct {
 
 func (t *planarWalker) init(m *Model, dt float64) error {
 	t.nq, t.nv, t.dt = m.NQ, m.NV, dt
-	return nil
+	return needSizes(m, "Hopper and Walker2d", 3, 0, 0)
 }
 
 func (t *planarWalker) obsDim() int { return t.nq - 1 + t.nv + boolInt(!t.exclude) }
 
-func (t *planarWalker) infoKeys() []string { return []string{"x_position", "x_velocity"} }
+func (t *planarWalker) infoKeys() []string {
+	if t.v5 {
+		return []string{"x_position", "z_distance_from_origin", "x_velocity", "reward_forward", "reward_ctrl", "reward_survive"}
+	}
+	return []string{"x_position", "x_velocity"}
+}
+
+// putState writes v5's x_position and z_distance_from_origin.
+func (t *planarWalker) putState(e *Env) int {
+	e.info[0], e.info[1] = e.d.Qpos[0], heightChange(e, 1)
+	return 2
+}
 
 // reset adds U(-s, s) to qpos and draws qvel from U(-s, s).
 func (t *planarWalker) reset(e *Env) {
@@ -199,17 +239,20 @@ func (t *planarWalker) healthy(e *Env) bool {
 
 func (t *planarWalker) step(e *Env, a []float32) (float64, bool) {
 	x0 := e.d.Qpos[0]
-	e.simulate(a)
+	t.simulate(e, a)
 	x1 := e.d.Qpos[0]
 	vx := (x1 - x0) / t.dt
 	healthy := t.healthy(e)
-	survive := 0.0
-	if healthy || t.terminate {
-		survive = t.healthyReward
+	survive := t.healthyBonus(t.healthyReward, healthy, t.terminate)
+	forward := t.forwardWeight * vx
+	ctrl := t.ctrlCostWeight * ctrlCost(a)
+	if t.v5 {
+		n := t.putState(e)
+		copy(e.info[n:], []float64{vx, forward, -ctrl, survive})
+	} else {
+		e.info[0], e.info[1] = x1, vx
 	}
-	reward := t.forwardWeight*vx + survive - t.ctrlCostWeight*ctrlCost(a)
-	e.info[0], e.info[1] = x1, vx
-	return reward, t.terminate && !healthy
+	return forward + survive - ctrl, t.terminate && !healthy
 }
 
 func (t *planarWalker) observe(e *Env, obs []float32) {
@@ -219,35 +262,54 @@ func (t *planarWalker) observe(e *Env, obs []float32) {
 	}
 	obs = putSlice(obs, q)
 	putClipped(obs, e.d.Qvel, -10, 10)
+	if t.v5 && atReset(e) {
+		t.putState(e)
+	}
 }
 
-// humanoid is Humanoid-v4: a 3-D biped rewarded for centre-of-mass x velocity.
+// humanoid is Humanoid-v4 and Humanoid-v5: a 3-D biped rewarded for centre-of-mass x
+// velocity.
 type humanoid struct {
-	forwardWeight  float64 // forward_reward_weight
-	ctrlCostWeight float64 // ctrl_cost_weight
-	healthyReward  float64 // healthy_reward
-	terminate      bool    // terminate_when_unhealthy
-	zRange         [2]float64
-	noise          float64 // reset_noise_scale
-	exclude        bool
+	v5Switch
+	humanoidObs
+	forwardWeight     float64 // forward_reward_weight
+	ctrlCostWeight    float64 // ctrl_cost_weight
+	contactCostWeight float64 // contact_cost_weight (v5)
+	contactCostRange  [2]float64
+	healthyReward     float64 // healthy_reward
+	terminate         bool    // terminate_when_unhealthy
+	zRange            [2]float64
+	noise             float64 // reset_noise_scale
 
 	m  *Model
 	dt float64
 }
 
-func (t *humanoid) init(m *Model, dt float64) error { t.m, t.dt = m, dt; return nil }
-
-func (t *humanoid) obsDim() int {
-	return humanoidObsDim(t.m) + 2*boolInt(!t.exclude)
+func (t *humanoid) init(m *Model, dt float64) error {
+	t.m, t.dt = m, dt
+	return t.humanoidObs.check(m, "Humanoid", t.v5)
 }
 
-func humanoidObsDim(m *Model) int {
-	return (m.NQ - 2) + m.NV + 10*m.NBody + 6*m.NBody + m.NV + 6*m.NBody
-}
+func (t *humanoid) obsDim() int { return t.humanoidObs.dim(t.m, &t.v5Switch) }
 
 func (t *humanoid) infoKeys() []string {
+	if t.v5 {
+		keys := append([]string{"x_position", "y_position"}, tendonKeys(t.m)...)
+		return append(keys, "distance_from_origin", "x_velocity", "y_velocity",
+			"reward_survive", "reward_forward", "reward_ctrl", "reward_contact")
+	}
 	return []string{"reward_linvel", "reward_quadctrl", "reward_alive", "x_position", "y_position",
 		"distance_from_origin", "x_velocity", "y_velocity", "forward_reward"}
+}
+
+// putState writes v5's x_position, y_position, tendon lengths and velocities and
+// distance_from_origin, all but the tendons from qpos.
+func (t *humanoid) putState(e *Env) int {
+	x, y := e.d.Qpos[0], e.d.Qpos[1]
+	e.info[0], e.info[1] = x, y
+	n := 2 + putTendons(e, e.info[2:])
+	e.info[n] = math.Sqrt(x*x + y*y)
+	return n + 1
 }
 
 func (t *humanoid) reset(e *Env) { uniformReset(e, t.noise) }
@@ -272,37 +334,84 @@ func massCenter(e *Env) (float64, float64) {
 	return mx / total, my / total
 }
 
+// step: v5 adds the contact cost (v4 has none) and reports qpos positions and the
+// tendons; v4 reports the (stale) centre of mass.
 func (t *humanoid) step(e *Env, a []float32) (float64, bool) {
 	x0, y0 := massCenter(e)
-	e.simulate(a)
+	t.simulate(e, a)
 	x1, y1 := massCenter(e)
 	vx, vy := (x1-x0)/t.dt, (y1-y0)/t.dt
 	forward := t.forwardWeight * vx
 	ctrl := t.ctrlCostWeight * sumSquares(e.d.Ctrl)
 	z := e.d.Qpos[2]
 	healthy := t.zRange[0] < z && z < t.zRange[1]
-	alive := 0.0
-	if healthy || t.terminate {
-		alive = t.healthyReward
+	alive := t.healthyBonus(t.healthyReward, healthy, t.terminate)
+	terminated := t.terminate && !healthy
+	if t.v5 {
+		contact := clip(t.contactCostWeight*sumSquares(e.d.CfrcExt), t.contactCostRange)
+		n := t.putState(e)
+		copy(e.info[n:], []float64{vx, vy, alive, forward, -ctrl, -contact})
+		return (forward + alive) - (ctrl + contact), terminated
 	}
 	copy(e.info, []float64{forward, -ctrl, alive, x1, y1, math.Hypot(x1, y1), vx, vy, forward})
-	return forward + alive - ctrl, t.terminate && !healthy
+	return forward + alive - ctrl, terminated
 }
 
-func (t *humanoid) observe(e *Env, obs []float32) { humanoidObserve(e, obs, t.exclude) }
+func (t *humanoid) observe(e *Env, obs []float32) {
+	t.humanoidObs.write(e, obs, &t.v5Switch)
+	if t.v5 && atReset(e) {
+		t.putState(e)
+	}
+}
 
-// humanoidObserve writes qpos[2:] (or qpos), qvel, cinert, cvel, qfrc_actuator, cfrc_ext.
-func humanoidObserve(e *Env, obs []float32, exclude bool) {
+// humanoidObs is the observation of Humanoid and HumanoidStandup: qpos[2:] (or qpos),
+// qvel, cinert, cvel, qfrc_actuator and cfrc_ext. v4 writes every body's rows and every
+// dof's actuator force; v5 leaves out the world body and the free root's six dofs
+// (v5Switch.firstBody, rootDofs), and its include_*_in_observation options can leave
+// out whole parts.
+type humanoidObs struct {
+	exclude                                             bool // exclude_current_positions_from_observation
+	omitCinert, omitCvel, omitQfrcActuator, omitCfrcExt bool // not include_*_in_observation (v5)
+}
+
+func (h humanoidObs) dim(m *Model, s *v5Switch) int {
+	bodies, dofs := m.NBody-s.firstBody(), m.NV-s.rootDofs()
+	n := m.NQ - 2*boolInt(h.exclude) + m.NV
+	n += 10 * bodies * boolInt(!h.omitCinert)
+	n += 6 * bodies * boolInt(!h.omitCvel)
+	n += dofs * boolInt(!h.omitQfrcActuator)
+	return n + 6*bodies*boolInt(!h.omitCfrcExt)
+}
+
+func (h humanoidObs) write(e *Env, obs []float32, s *v5Switch) {
+	b := s.firstBody()
 	q := e.d.Qpos
-	if exclude {
+	if h.exclude {
 		q = q[2:]
 	}
 	obs = putSlice(obs, q)
 	obs = putSlice(obs, e.d.Qvel)
-	obs = putSlice(obs, e.d.Cinert)
-	obs = putSlice(obs, e.d.Cvel)
-	obs = putSlice(obs, e.d.QfrcActuator)
-	putSlice(obs, e.d.CfrcExt)
+	if !h.omitCinert {
+		obs = putSlice(obs, e.d.Cinert[10*b:])
+	}
+	if !h.omitCvel {
+		obs = putSlice(obs, e.d.Cvel[6*b:])
+	}
+	if !h.omitQfrcActuator {
+		obs = putSlice(obs, e.d.QfrcActuator[s.rootDofs():])
+	}
+	if !h.omitCfrcExt {
+		putSlice(obs, e.d.CfrcExt[6*b:])
+	}
+}
+
+// check: the rules read qpos[2] (height) and, in v5, skip six root dofs.
+func (h humanoidObs) check(m *Model, task string, v5 bool) error {
+	nv := 0
+	if v5 && !h.omitQfrcActuator {
+		nv = 6
+	}
+	return needSizes(m, task, 3, nv, 0)
 }
 
 func sumSquares(v []float64) float64 {
@@ -313,35 +422,73 @@ func sumSquares(v []float64) float64 {
 	return s
 }
 
-// humanoidStandup is HumanoidStandup-v4: the humanoid lying down, rewarded for height.
+// humanoidStandup is HumanoidStandup-v4 and HumanoidStandup-v5: the humanoid lying
+// down, rewarded for height.
 type humanoidStandup struct {
+	v5Switch
+	humanoidObs
+	uphCostWeight    float64 // uph_cost_weight (v5): read, and like Gymnasium's never applied
+	ctrlCostWeight   float64 // ctrl_cost_weight (v5)
+	impactCostWeight float64 // impact_cost_weight (v5)
+	impactCostRange  [2]float64
+	noise            float64 // reset_noise_scale (v5)
+
 	m *Model
 }
 
-func (t *humanoidStandup) init(m *Model, dt float64) error { t.m = m; return nil }
-
-func (t *humanoidStandup) obsDim() int { return humanoidObsDim(t.m) }
-
-func (t *humanoidStandup) infoKeys() []string {
-	return []string{"reward_linup", "reward_quadctrl", "reward_impact"}
+// init gives v4, which takes no options, its fixed weights and observation.
+func (t *humanoidStandup) init(m *Model, dt float64) error {
+	t.m = m
+	if !t.v5 {
+		t.exclude, t.ctrlCostWeight, t.impactCostWeight, t.noise = true, 0.1, 0.5e-6, 1e-2
+		t.impactCostRange = [2]float64{math.Inf(-1), 10}
+	}
+	return t.humanoidObs.check(m, "HumanoidStandup", t.v5)
 }
 
-func (t *humanoidStandup) reset(e *Env) { uniformReset(e, 1e-2) }
+func (t *humanoidStandup) obsDim() int { return t.humanoidObs.dim(t.m, &t.v5Switch) }
 
-// step divides the height by the MuJoCo timestep, not dt, as v4 does.
+func (t *humanoidStandup) infoKeys() []string {
+	keys := []string{"reward_linup", "reward_quadctrl", "reward_impact"}
+	if t.v5 {
+		state := append([]string{"x_position", "y_position", "z_distance_from_origin"}, tendonKeys(t.m)...)
+		keys = append(state, keys...)
+	}
+	return keys
+}
+
+// putState writes v5's x_position, y_position, z_distance_from_origin and the tendons.
+func (t *humanoidStandup) putState(e *Env) int {
+	e.info[0], e.info[1], e.info[2] = e.d.Qpos[0], e.d.Qpos[1], heightChange(e, 2)
+	return 3 + putTendons(e, e.info[3:])
+}
+
+func (t *humanoidStandup) reset(e *Env) { uniformReset(e, t.noise) }
+
+// step divides the height by the MuJoCo timestep, not dt, as v4 and v5 do.
 func (t *humanoidStandup) step(e *Env, a []float32) (float64, bool) {
-	e.simulate(a)
+	t.simulate(e, a)
 	up := e.d.Qpos[2] / t.m.Timestep
-	ctrl := 0.1 * sumSquares(e.d.Ctrl)
-	impact := min(0.5e-6*sumSquares(e.d.CfrcExt), 10)
-	e.info[0], e.info[1], e.info[2] = up, -ctrl, -impact
+	ctrl := t.ctrlCostWeight * sumSquares(e.d.Ctrl)
+	impact := clip(t.impactCostWeight*sumSquares(e.d.CfrcExt), t.impactCostRange)
+	n := 0
+	if t.v5 {
+		n = t.putState(e)
+	}
+	e.info[n], e.info[n+1], e.info[n+2] = up, -ctrl, -impact
 	return up - ctrl - impact + 1, false
 }
 
-func (t *humanoidStandup) observe(e *Env, obs []float32) { humanoidObserve(e, obs, true) }
+func (t *humanoidStandup) observe(e *Env, obs []float32) {
+	t.humanoidObs.write(e, obs, &t.v5Switch)
+	if t.v5 && atReset(e) {
+		t.putState(e)
+	}
+}
 
-// swimmer is Swimmer-v4: a three-link swimmer in a viscous medium.
+// swimmer is Swimmer-v4 and Swimmer-v5: a three-link swimmer in a viscous medium.
 type swimmer struct {
+	v5Switch
 	forwardWeight  float64 // forward_reward_weight
 	ctrlCostWeight float64 // ctrl_cost_weight
 	noise          float64 // reset_noise_scale
@@ -355,6 +502,10 @@ func (t *swimmer) init(m *Model, dt float64) error { t.nq, t.nv, t.dt = m.NQ, m.
 func (t *swimmer) obsDim() int { return t.nq - 2 + t.nv + 2*boolInt(!t.exclude) }
 
 func (t *swimmer) infoKeys() []string {
+	if t.v5 {
+		return []string{"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
+			"reward_forward", "reward_ctrl"}
+	}
 	return []string{"reward_fwd", "reward_ctrl", "x_position", "y_position", "distance_from_origin",
 		"x_velocity", "y_velocity", "forward_reward"}
 }
@@ -363,12 +514,17 @@ func (t *swimmer) reset(e *Env) { uniformReset(e, t.noise) }
 
 func (t *swimmer) step(e *Env, a []float32) (float64, bool) {
 	x0, y0 := e.d.Qpos[0], e.d.Qpos[1]
-	e.simulate(a)
+	t.simulate(e, a)
 	x1, y1 := e.d.Qpos[0], e.d.Qpos[1]
 	vx, vy := (x1-x0)/t.dt, (y1-y0)/t.dt
 	forward := t.forwardWeight * vx
 	ctrl := t.ctrlCostWeight * ctrlCost(a)
-	copy(e.info, []float64{forward, -ctrl, x1, y1, math.Hypot(x1, y1), vx, vy, forward})
+	if t.v5 {
+		n := putPlanarPosition(e, e.info)
+		copy(e.info[n:], []float64{vx, vy, forward, -ctrl})
+	} else {
+		copy(e.info, []float64{forward, -ctrl, x1, y1, math.Hypot(x1, y1), vx, vy, forward})
+	}
 	return forward - ctrl, false
 }
 
@@ -379,6 +535,9 @@ func (t *swimmer) observe(e *Env, obs []float32) {
 	}
 	obs = putSlice(obs, q)
 	putSlice(obs, e.d.Qvel)
+	if t.v5 && atReset(e) {
+		putPlanarPosition(e, e.info)
+	}
 }
 
 func boolInt(b bool) int {

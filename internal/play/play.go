@@ -7,7 +7,8 @@
 // undiscounted rewards.
 // The first episode can be recorded as an animated GIF: a drawing of the system for
 // classic-control tasks, the env's own frames for envs that implement render.Framer
-// (Atari).
+// (Atari) or render.RGBFramer (MuJoCo's rendered scenes, reduced to one palette per
+// recording).
 package play
 
 import (
@@ -289,15 +290,21 @@ func (a *Agent) CanRecord() error {
 		return err
 	}
 	defer closeEnv(env)
-	if framerOf(env) != nil {
+	if f := framerOf(env); f != nil {
+		if c, ok := env.(render.FrameChecker); ok {
+			if err := c.CanFrame(); err != nil {
+				return fmt.Errorf("play: cannot draw %s: %w", a.Spec.TaskID, err)
+			}
+		}
 		return nil
 	}
-	return fmt.Errorf("play: no way to draw %s: its envs do not implement render.Framer and it is not a classic-control task", a.Spec.TaskID)
+	return fmt.Errorf("play: no way to draw %s: its envs implement neither render.Framer nor render.RGBFramer and it is not a classic-control task", a.Spec.TaskID)
 }
 
 // FrameDelay is the GIF frame time for a task in hundredths of a second, close to the
 // speed Gymnasium renders it at (CartPole 50 fps, Acrobot 15, Atari 15 with frame
-// skip 4, others 30).
+// skip 4, others 30), or the env's own RenderFPS (MuJoCo: one frame per env step of
+// simulated time), never under the 2 hundredths GIF players keep to.
 func (a *Agent) FrameDelay() int {
 	switch a.Spec.TaskID {
 	case "CartPole-v1":
@@ -306,6 +313,14 @@ func (a *Agent) FrameDelay() int {
 		return 7
 	case "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1":
 		return 3
+	}
+	if a.factory != nil {
+		if env, err := a.factory(0, 0); err == nil {
+			defer closeEnv(env)
+			if r, ok := env.(interface{ RenderFPS() float64 }); ok && r.RenderFPS() > 0 {
+				return max(2, int(math.Round(100/r.RenderFPS())))
+			}
+		}
 	}
 	return 7
 }
@@ -323,10 +338,32 @@ func (f aleFramer) Frame() (*image.Paletted, error) {
 	return render.Atari(ale.Screen(), atari.ScreenWidth, ale.ScreenHeight(), 2, 1)
 }
 
+// rgbFramer records an env's true-colour pictures (a MuJoCo task's rendered scene),
+// reduced to one palette chosen from the first picture (render.Quantizer).
+type rgbFramer struct {
+	env render.RGBFramer
+	q   *render.Quantizer
+}
+
+// Frame returns the env's current picture as a new paletted image.
+func (f *rgbFramer) Frame() (*image.Paletted, error) {
+	img, err := f.env.FrameRGBA()
+	if err != nil {
+		return nil, err
+	}
+	if f.q == nil {
+		f.q = render.NewQuantizer(img)
+	}
+	return f.q.Paletted(img), nil
+}
+
 // framerOf returns how to take frames of env's own pixels, or nil.
 func framerOf(env envpool.Env) render.Framer {
 	if f, ok := env.(render.Framer); ok {
 		return f
+	}
+	if f, ok := env.(render.RGBFramer); ok {
+		return &rgbFramer{env: f}
 	}
 	if e, ok := env.(aleEnv); ok {
 		return aleFramer{e}

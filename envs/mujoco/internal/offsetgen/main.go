@@ -99,6 +99,56 @@ int main(void) {
   P("offContact_geom1", offsetof(mjContact, geom1));
   P("offContact_geom2", offsetof(mjContact, geom2));
 
+  // Rendering (render.go): the visualizer's and renderer's structs, the mjModel
+  // settings a renderer reads, and the enum values it passes.
+  P("sizeofMjvScene", sizeof(mjvScene));
+  P("sizeofMjvCamera", sizeof(mjvCamera));
+  P("sizeofMjvOption", sizeof(mjvOption));
+  P("sizeofMjvPerturb", sizeof(mjvPerturb));
+  P("sizeofMjrContext", sizeof(mjrContext));
+  P("sizeofMjrRect", sizeof(mjrRect));
+  P("offCamera_type", offsetof(mjvCamera, type));
+  P("offCamera_fixedcamid", offsetof(mjvCamera, fixedcamid));
+  P("offCamera_trackbodyid", offsetof(mjvCamera, trackbodyid));
+  P("offCamera_lookat", offsetof(mjvCamera, lookat));
+  P("offCamera_distance", offsetof(mjvCamera, distance));
+  P("offCamera_azimuth", offsetof(mjvCamera, azimuth));
+  P("offCamera_elevation", offsetof(mjvCamera, elevation));
+  P("offRect_left", offsetof(mjrRect, left));
+  P("offRect_bottom", offsetof(mjrRect, bottom));
+  P("offRect_width", offsetof(mjrRect, width));
+  P("offRect_height", offsetof(mjrRect, height));
+  P("offContext_offWidth", offsetof(mjrContext, offWidth));
+  P("offContext_offHeight", offsetof(mjrContext, offHeight));
+  P("offContext_offSamples", offsetof(mjrContext, offSamples));
+  P("offContext_currentBuffer", offsetof(mjrContext, currentBuffer));
+  P("offScene_ngeom", offsetof(mjvScene, ngeom));
+  P("offScene_nlight", offsetof(mjvScene, nlight));
+  P("offScene_flags", offsetof(mjvScene, flags));
+  P("offOption_flags", offsetof(mjvOption, flags));
+  P("offM_vis_global_fovy", offsetof(mjModel, vis.global.fovy));
+  P("offM_vis_global_azimuth", offsetof(mjModel, vis.global.azimuth));
+  P("offM_vis_global_elevation", offsetof(mjModel, vis.global.elevation));
+  P("offM_vis_global_offwidth", offsetof(mjModel, vis.global.offwidth));
+  P("offM_vis_global_offheight", offsetof(mjModel, vis.global.offheight));
+  P("offM_vis_offsamples", offsetof(mjModel, vis.quality.offsamples));
+  P("offM_vis_shadowsize", offsetof(mjModel, vis.quality.shadowsize));
+  P("offM_vis_headlight_active", offsetof(mjModel, vis.headlight.active));
+  P("offM_stat_extent", offsetof(mjModel, stat.extent));
+  P("offM_stat_center", offsetof(mjModel, stat.center));
+  P("mjCAMERA_FREE", mjCAMERA_FREE);
+  P("mjCAMERA_TRACKING", mjCAMERA_TRACKING);
+  P("mjCAMERA_FIXED", mjCAMERA_FIXED);
+  P("mjCAT_ALL", mjCAT_ALL);
+  P("mjFB_WINDOW", mjFB_WINDOW);
+  P("mjFB_OFFSCREEN", mjFB_OFFSCREEN);
+  P("mjFONTSCALE_100", mjFONTSCALE_100);
+  P("mjNRNDFLAG", mjNRNDFLAG);
+  P("mjRND_SHADOW", mjRND_SHADOW);
+  P("mjRND_REFLECTION", mjRND_REFLECTION);
+  P("mjRND_SKYBOX", mjRND_SKYBOX);
+  P("mjNVISFLAG", mjNVISFLAG);
+
   // The field table: "F model|data name ctype rows cols", where rows is the name of
   // an mjModel size and cols a number, or "?" when it is an expression of sizes.
 #define COLS(nc) (__builtin_constant_p(nc) ? (long)(nc) : -1L)
