@@ -422,6 +422,10 @@ func (h *handle) specJSON() (string, error) {
 	if infoKeys == nil {
 		infoKeys = []string{}
 	}
+	layout := []map[string]any{}
+	for _, f := range s.ObsLayout {
+		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size})
+	}
 	affinity := -1
 	if o.ThreadAffinity {
 		affinity = o.ThreadAffinityOffset
@@ -433,6 +437,7 @@ func (h *handle) specJSON() (string, error) {
 		"obs_dtype":              s.ObsSpace.DType.String(),
 		"obs_low":                bounds(s.ObsSpace.Low),
 		"obs_high":               bounds(s.ObsSpace.High),
+		"obs_layout":             layout,
 		"action_space":           act,
 		"info_keys":              infoKeys,
 		"num_envs":               o.NumEnvs,

@@ -69,6 +69,9 @@ class PoolSpec:
         self.observation_space = _spaces.observation_space(raw, env_type)
         self.action_space = _spaces.action_space(raw, env_type)
         self.info_keys = list(raw["info_keys"])
+        # Named slices of a flattened observation (the control suite's ordered dict):
+        # {"position": slice(0, 8), "velocity": slice(8, 17)}; empty for other tasks.
+        self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"]) for f in raw.get("obs_layout") or []}
         self.max_episode_steps = raw["max_episode_steps"] or None
         self.reward_threshold = raw["reward_threshold"]
         self.num_envs = raw["num_envs"]
