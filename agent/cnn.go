@@ -118,11 +118,14 @@ func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (feat
 }
 
 // NewCNNPolicy allocates CleanRL's Atari actor-critic for a spec with uint8 C x H x W
-// observations and Discrete actions: one Nature CNN torso whose 512 features feed a
-// linear categorical actor (orthogonal gain 0.01) and a linear critic (gain 1). Only
-// cfg.OrthoInit is read from cfg; the torso has no hidden sizes to choose. PPO, IMPALA
-// and evaluation all build it, so their checkpoints name its weights alike:
-// conv1_w ... dense_b, actor.w0, actor.b0, critic.w0, critic.b0.
+// observations: one Nature CNN torso whose 512 features feed a linear actor
+// (orthogonal gain 0.01) and a linear critic (gain 1). The actor's outputs are the
+// logits of a categorical head for Discrete actions, or the means of a diagonal
+// Gaussian for a Box, whose state-independent log std (net.init_log_std) is the MLP
+// policy's. Only cfg.Head, cfg.OrthoInit and cfg.InitLogStd are read from cfg; the
+// torso has no hidden sizes to choose. PPO, IMPALA and evaluation all build it, so
+// their checkpoints name its weights alike: conv1_w ... dense_b, actor.w0, actor.b0,
+// actor.logstd (Gaussian), critic.w0, critic.b0.
 func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 	if !IsImageSpace(spec.ObsSpace) {
 		return nil, fmt.Errorf("agent: the Nature CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
@@ -131,11 +134,9 @@ func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	if head != HeadCategorical {
-		return nil, fmt.Errorf("agent: the Nature CNN policy has a categorical head; %s has a %v action space", spec.TaskID, spec.ActionSpace)
-	}
 	sh := spec.ObsSpace.Shape
-	p := &Policy{Head: head, ObsDim: spec.ObsSpace.Size(), ActDim: spec.ActionSpace.N, cfg: cfg}
+	p := &Policy{ObsDim: spec.ObsSpace.Size(), cfg: cfg}
+	p.setHead(head, spec.ActionSpace, tensor.Float32)
 	if p.Torso, err = NewNatureTorso(sh[0], sh[1], sh[2]); err != nil {
 		return nil, err
 	}

@@ -53,8 +53,9 @@ func ResolveHead(head string, space envpool.Space) (string, error) {
 }
 
 // Policy is a separate actor and critic MLP (as CleanRL's classic-control and MuJoCo
-// agents) with a categorical or diagonal-Gaussian head. The Gaussian's log std is one
-// learnable vector, independent of the state.
+// agents), or a Nature CNN torso under linear ones, with a categorical or
+// diagonal-Gaussian head. The Gaussian's log std is one learnable vector, independent
+// of the state.
 type Policy struct {
 	Head   string
 	ObsDim int
@@ -100,12 +101,8 @@ func NewPolicy(spec *envpool.Spec, cfg NetConfig, dt tensor.Dtype) (*Policy, err
 	if err != nil {
 		return nil, err
 	}
-	p := &Policy{Head: head, ObsDim: spec.ObsSpace.Size(), cfg: cfg}
-	if head == HeadCategorical {
-		p.ActDim = spec.ActionSpace.N
-	} else {
-		p.ActDim = spec.ActionSpace.Size()
-	}
+	p := &Policy{ObsDim: spec.ObsSpace.Size(), cfg: cfg}
+	p.setHead(head, spec.ActionSpace, dt)
 	sizes := func(out int) []int {
 		s := append([]int{p.ObsDim}, cfg.Hidden...)
 		return append(s, out)
@@ -116,10 +113,21 @@ func NewPolicy(spec *envpool.Spec, cfg NetConfig, dt tensor.Dtype) (*Policy, err
 	if p.Critic, err = NewMLP("critic", sizes(1), cfg.Activation, 1.0, dt); err != nil {
 		return nil, err
 	}
-	if head == HeadGaussian {
-		p.LogStd = &Param{"actor.logstd", tensor.New(tensor.WithShape(1, p.ActDim), tensor.Of(dt))}
-	}
 	return p, nil
+}
+
+// setHead gives the policy a resolved head on an action space: its output size
+// (choices or action dimensions) and, for a Gaussian, the state-independent log std
+// vector "actor.logstd" that Init sets to net.init_log_std. MLP and CNN policies share
+// it, so their Gaussian heads are one and the same.
+func (p *Policy) setHead(head string, space envpool.Space, dt tensor.Dtype) {
+	p.Head = head
+	if head == HeadCategorical {
+		p.ActDim = space.N
+		return
+	}
+	p.ActDim = space.Size()
+	p.LogStd = &Param{"actor.logstd", tensor.New(tensor.WithShape(1, p.ActDim), tensor.Of(dt))}
 }
 
 // Params lists every learnable tensor: torso (CNN policies), actor, log std

@@ -3,6 +3,7 @@ package impala
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -347,5 +348,27 @@ func TestSaveLoad(t *testing.T) {
 	}
 	if _, _, err := l2.Iterate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A Box action space is refused, with the Nature CNN on pixels as with the MLP, both
+// before a run (CheckSpec) and when the network is built, by an error that says IMPALA
+// needs Discrete actions and what trains a Box.
+func TestRefusesBoxActions(t *testing.T) {
+	box := envpool.BoxSpace([]float32{-1, -1}, []float32{1, 1})
+	for _, tc := range []struct {
+		pixels  bool
+		network string
+	}{{true, NetNatureCNN}, {true, NetAuto}, {false, NetMLP}} {
+		spec := guessSpec(tc.pixels)
+		spec.ActionSpace = box
+		net := agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto}
+		errs := map[string]error{"CheckSpec": CheckSpec(tc.network, &spec)}
+		_, errs["newNet"] = newNet(&spec, tc.network, net, 1)
+		for where, err := range errs {
+			if err == nil || !strings.Contains(err.Error(), "needs Discrete actions") || !strings.Contains(err.Error(), `run.algo = "ppo"`) {
+				t.Errorf("%s, %s on a Box: %v", where, tc.network, err)
+			}
+		}
 	}
 }

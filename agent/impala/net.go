@@ -27,8 +27,8 @@ type acNet struct {
 // newNet allocates and initialises the network for a spec (impala.network): orthogonal
 // init (seeded), policy output gain 0.01 and value output gain 1, as CleanRL's agents.
 func newNet(spec *envpool.Spec, network string, netCfg agent.NetConfig, seed int64) (*acNet, error) {
-	if spec.ActionSpace.Kind != envpool.Discrete {
-		return nil, fmt.Errorf("impala: %s has a %v action space; this IMPALA learner has a categorical policy and needs Discrete actions", spec.TaskID, spec.ActionSpace)
+	if err := checkActions(spec); err != nil {
+		return nil, err
 	}
 	netCfg.Head = agent.HeadCategorical
 	n := &acNet{spec: *spec, network: network, netCfg: netCfg, actDim: spec.ActionSpace.N, obsSize: spec.ObsSpace.Size()}
@@ -108,9 +108,19 @@ func (ng *netGraph) setObs(i int, b *envpool.Batch, row int) {
 // CheckSpec reports whether the network a config asks for (impala.network) fits a
 // task's spaces; configs call it before a run directory is made.
 func CheckSpec(network string, spec *envpool.Spec) error {
-	if spec.ActionSpace.Kind != envpool.Discrete {
-		return fmt.Errorf("env.task = %s has a %v action space; the IMPALA learner needs Discrete actions", spec.TaskID, spec.ActionSpace)
+	if err := checkActions(spec); err != nil {
+		return err
 	}
 	_, err := agent.ResolveNetwork("impala.network", network, spec)
 	return err
+}
+
+// checkActions refuses a task whose actions are not Discrete, whatever the network:
+// V-trace here weighs categorical policies only, so neither the MLP nor the Nature CNN
+// has a Gaussian head under IMPALA (PPO has both).
+func checkActions(spec *envpool.Spec) error {
+	if spec.ActionSpace.Kind != envpool.Discrete {
+		return fmt.Errorf("env.task = %s has a %v action space; the IMPALA learner has a categorical policy and needs Discrete actions (run.algo = \"ppo\" trains Box actions, with mlp or nature_cnn)", spec.TaskID, spec.ActionSpace)
+	}
+	return nil
 }

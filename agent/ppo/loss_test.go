@@ -44,40 +44,26 @@ func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 			}
 			vm := G.NewTapeMachine(l.g)
 			defer vm.Close()
-			fill := func(d *tensor.Dense, f func(i int) float64) {
-				v := make([]float64, d.Shape().TotalSize())
-				for i := range v {
-					v[i] = f(i)
-				}
-				agent.SetFloat64s(d, v)
-			}
-			fill(l.obs, func(int) float64 { return rng.NormFloat64() })
+			fillTensor(l.obs, func(int) float64 { return rng.NormFloat64() })
 			if p.Head == agent.HeadCategorical {
-				fill(l.act, func(i int) float64 {
+				fillTensor(l.act, func(i int) float64 {
 					if i%p.ActDim == (i/p.ActDim)%p.ActDim {
 						return 1
 					}
 					return 0
 				})
 			} else {
-				fill(l.act, func(int) float64 { return rng.NormFloat64() })
+				fillTensor(l.act, func(int) float64 { return rng.NormFloat64() })
 			}
-			fill(l.adv, func(int) float64 { return rng.NormFloat64() })
-			fill(l.ret, func(int) float64 { return rng.NormFloat64() })
-			run := func() float64 {
-				t.Helper()
-				if err := vm.RunAll(); err != nil {
-					t.Fatal(err)
-				}
-				defer vm.Reset()
-				return scalarOf(l.lossOut)
-			}
+			fillTensor(l.adv, func(int) float64 { return rng.NormFloat64() })
+			fillTensor(l.ret, func(int) float64 { return rng.NormFloat64() })
+			run := func() float64 { return lossOnce(t, vm, l) }
 			// Old log-probs and values near the current ones, so that some ratios and
 			// value changes fall inside the clip range and some outside.
 			run()
 			lp := l.logpOut.Data().([]float64)
-			fill(l.oldLP, func(i int) float64 { return lp[i] + []float64{0.05, -0.5, 0.4, -0.02, 0.3, -0.1}[i] })
-			fill(l.oldV, func(i int) float64 { return float64(i%3) * 0.3 })
+			fillTensor(l.oldLP, func(i int) float64 { return lp[i] + []float64{0.05, -0.5, 0.4, -0.02, 0.3, -0.1}[i] })
+			fillTensor(l.oldV, func(i int) float64 { return float64(i%3) * 0.3 })
 
 			if err := vm.RunAll(); err != nil {
 				t.Fatal(err)
@@ -99,27 +85,59 @@ func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 				grads[i] = append([]float64(nil), g.Value().Data().([]float64)...)
 			}
 			vm.Reset()
-			const h = 1e-6
 			checked := 0
 			for pi, par := range l.params {
-				w := par.T.Data().([]float64)
-				for j := range w {
-					orig := w[j]
-					w[j] = orig + h
-					up := run()
-					w[j] = orig - h
-					down := run()
-					w[j] = orig
-					fd := (up - down) / (2 * h)
-					if diff := math.Abs(fd - grads[pi][j]); diff > 1e-6+1e-4*math.Abs(fd) {
-						t.Errorf("%s[%d]: gradient %.9g, finite difference %.9g", par.Name, j, grads[pi][j], fd)
-					}
-					checked++
-				}
+				n, _ := checkFiniteDifferences(t, run, par.Name, par.T.Data().([]float64), grads[pi], 1, 1e-6,
+					func(fd float64) float64 { return 1e-6 + 1e-4*math.Abs(fd) })
+				checked += n
 			}
 			if checked < 50 {
 				t.Fatalf("checked only %d weights", checked)
 			}
 		})
 	}
+}
+
+// fillTensor sets element i of d to f(i).
+func fillTensor(d *tensor.Dense, f func(i int) float64) {
+	v := make([]float64, d.Shape().TotalSize())
+	for i := range v {
+		v[i] = f(i)
+	}
+	agent.SetFloat64s(d, v)
+}
+
+// lossOnce runs a loss graph's machine once and returns the loss.
+func lossOnce(t *testing.T, vm G.VM, l *lossGraph) float64 {
+	t.Helper()
+	if err := vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Reset()
+	return scalarOf(l.lossOut)
+}
+
+// checkFiniteDifferences compares grad, the gradient of loss with respect to the
+// weights w of parameter name, with central differences of step h at every stride-th
+// weight; tol(fd) is the error allowed. It returns how many weights it checked and how
+// many of those have a gradient above 1e-2.
+func checkFiniteDifferences[E float32 | float64](t *testing.T, loss func() float64, name string, w []E, grad []float64, stride int, h float64, tol func(fd float64) float64) (checked, significant int) {
+	t.Helper()
+	for j := 0; j < len(w); j += stride {
+		orig := w[j]
+		w[j] = orig + E(h)
+		up := loss()
+		w[j] = orig - E(h)
+		down := loss()
+		w[j] = orig
+		fd := (up - down) / (2 * h)
+		if math.Abs(fd-grad[j]) > tol(fd) {
+			t.Errorf("%s[%d]: gradient %.9g, finite difference %.9g", name, j, grad[j], fd)
+		}
+		checked++
+		if math.Abs(grad[j]) > 1e-2 {
+			significant++
+		}
+	}
+	return checked, significant
 }

@@ -16,6 +16,13 @@ import (
 // and both graphs' inputs. The first convolution scales the pixels by 1/255 inside its
 // GEMMs. Running observation normalisation does not apply to pixels.
 //
+// The head follows the action space as it does on the MLPs: categorical logits for
+// Discrete actions (Atari), or for a Box (the control suite's rendered frames) the
+// means of a diagonal Gaussian with the MLP policy's state-independent log std. The
+// rest of PPO cannot tell the two torsos apart: sampling, the log-probabilities and
+// entropy of the loss, and clipping actions to the box on their way to the env are
+// the same code for both.
+//
 // Episodes are logged as games with raw scores (item 14): when the task has the
 // "reward" info column (the unclipped reward) returns sum it instead of the reward the
 // learner sees, and when it has "terminated" (the game is over) an episode that ended
@@ -37,17 +44,11 @@ func CheckSpec(cfg Config, net agent.NetConfig, spec *envpool.Spec) error {
 	if err != nil {
 		return err
 	}
-	head, err := agent.ResolveHead(net.Head, spec.ActionSpace)
-	if err != nil {
+	if _, err := agent.ResolveHead(net.Head, spec.ActionSpace); err != nil {
 		return err
 	}
-	if network == agent.NetworkNatureCNN {
-		if head != agent.HeadCategorical {
-			return fmt.Errorf("ppo.network = nature_cnn has a categorical head; %s has a %v action space", spec.TaskID, spec.ActionSpace)
-		}
-		if cfg.NormObs {
-			return fmt.Errorf("ppo.norm_obs = true does not apply to ppo.network = nature_cnn (it scales pixels by 1/255): set it false")
-		}
+	if network == agent.NetworkNatureCNN && cfg.NormObs {
+		return fmt.Errorf("ppo.norm_obs = true does not apply to ppo.network = nature_cnn (it scales pixels by 1/255): set it false")
 	}
 	return nil
 }

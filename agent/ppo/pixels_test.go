@@ -174,24 +174,8 @@ func TestPixelPPOLearnsCue(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	var rets []float64
-	for tr.Updates() < tr.NumUpdates() {
-		eps, _, err := tr.Iterate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range eps {
-			rets = append(rets, e.Return)
-		}
-	}
-	mean := func(xs []float64) float64 {
-		s := 0.0
-		for _, x := range xs {
-			s += x
-		}
-		return s / float64(len(xs))
-	}
-	first, lastRets := mean(rets[:16]), mean(rets[len(rets)-16:])
+	rets := trainToEnd(t, tr, nil)
+	first, lastRets := meanOf(rets[:16]), meanOf(rets[len(rets)-16:])
 	t.Logf("first %.1f last %.1f", first, lastRets)
 	if lastRets < 130 {
 		t.Fatalf("mean raw return of the last 16 games %.1f (first 16: %.1f); want at least 130 of 150", lastRets, first)
@@ -223,4 +207,33 @@ func TestPixelConfigErrors(t *testing.T) {
 	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err != nil {
 		t.Errorf("auto on float32 vectors: %v", err)
 	}
+}
+
+// trainToEnd runs a trainer's whole step budget, calling afterUpdate (when not nil)
+// after each update, and returns the returns of the episodes that finished, in order.
+func trainToEnd(t *testing.T, tr *Trainer, afterUpdate func()) []float64 {
+	t.Helper()
+	var rets []float64
+	for tr.Updates() < tr.NumUpdates() {
+		eps, _, err := tr.Iterate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range eps {
+			rets = append(rets, e.Return)
+		}
+		if afterUpdate != nil {
+			afterUpdate()
+		}
+	}
+	return rets
+}
+
+// meanOf is the mean of xs.
+func meanOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }

@@ -37,6 +37,27 @@ type testSetup struct {
 
 func newTrainer(s testSetup) (*Trainer, error) { return New(s.Setup, s.PPO) }
 
+// startTrainer builds a test's trainer and closes it when the test ends.
+func startTrainer(t *testing.T, s testSetup) *Trainer {
+	t.Helper()
+	tr, err := newTrainer(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr
+}
+
+// resumeTrainer builds a test's trainer and loads a checkpoint into it.
+func resumeTrainer(t *testing.T, s testSetup, c *agent.Checkpoint) *Trainer {
+	t.Helper()
+	tr := startTrainer(t, s)
+	if _, err := tr.Load(c); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 func walkSetup(space envpool.Space, batch int) testSetup {
 	spec := envpool.Spec{TaskID: "Walk-v0", ObsSpace: envpool.UniformBox(-5, 5, envpool.Float32, 2),
 		ActionSpace: space, MaxEpisodeSteps: 7, RewardThreshold: math.NaN()}
@@ -214,14 +235,7 @@ func TestAdaptiveKLSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr2, err := newTrainer(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr2.Close()
-	if _, err := tr2.Load(c); err != nil {
-		t.Fatal(err)
-	}
+	tr2 := resumeTrainer(t, s, c)
 	if math.Abs(tr2.lr-want) > 1e-12 {
 		t.Errorf("resumed rate %g, want %g", tr2.lr, want)
 	}

@@ -41,8 +41,9 @@ func newCNNNet(p *agent.Policy) (*cnnNet, error) {
 	return net, nil
 }
 
-// logits runs the network on one observation.
-func (n *cnnNet) logits(obs []uint8) ([]float32, error) {
+// output runs the network on one observation: the actor's output (logits, or a
+// Gaussian's means).
+func (n *cnnNet) output(obs []uint8) ([]float32, error) {
 	copy(n.obs, obs)
 	defer n.m.Reset()
 	if err := n.m.RunAll(); err != nil {

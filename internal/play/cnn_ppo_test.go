@@ -29,7 +29,7 @@ func TestPPONatureCNN(t *testing.T) {
 	for i := range obs {
 		obs[i] = uint8(i * 13)
 	}
-	got, err := a.cnn.logits(obs)
+	got, err := a.cnn.output(obs)
 	if err != nil {
 		t.Fatal(err)
 	}

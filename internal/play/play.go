@@ -118,13 +118,14 @@ func Load(runDir, which string) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
 	}
+	a.policy = tr.Policy
 	if tr.Policy.Torso != nil { // pixels: the Nature CNN, run as a graph
 		if a.cnn, err = newCNNNet(tr.Policy); err != nil {
 			return nil, err
 		}
 		return a, nil
 	}
-	a.policy, a.obsRMS, a.obsClip = tr.Policy, tr.ObsRMS, tr.ObsClip
+	a.obsRMS, a.obsClip = tr.ObsRMS, tr.ObsClip
 	ps := a.policy.Actor.Params
 	for l := 0; 2*l < len(ps); l++ {
 		sh := ps[2*l].T.Shape()
@@ -206,30 +207,19 @@ func (a *Agent) head(obs []float32) []float32 {
 // Act writes the env action for a raw observation into dst: the most likely action
 // with deterministic, else a sample; Gaussian actions are clipped to the action box.
 func (a *Agent) Act(ob envpool.Obs, deterministic bool, rng *rand.Rand, dst []float32) error {
-	switch {
-	case a.random:
+	if a.random {
 		a.randomAction(rng, dst)
 		return nil
-	case a.cnn != nil:
-		logits, err := a.cnn.logits(ob.U8)
-		if err != nil {
+	}
+	var out []float32 // the actor's output: logits, or a Gaussian's means
+	if a.cnn != nil {
+		var err error
+		if out, err = a.cnn.output(ob.U8); err != nil {
 			return err
 		}
-		if deterministic {
-			best := 0
-			for i, v := range logits {
-				if v > logits[best] {
-					best = i
-				}
-			}
-			dst[0] = float32(best)
-		} else {
-			i, _ := agent.SampleCategorical(logits, rng)
-			dst[0] = float32(i)
-		}
-		return nil
+	} else {
+		out = a.head(ob.F32)
 	}
-	out := a.head(ob.F32)
 	if deterministic {
 		a.policy.Greedy(out, dst)
 	} else {

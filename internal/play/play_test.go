@@ -228,7 +228,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 	for i := range obs {
 		obs[i] = uint8(i * 7)
 	}
-	before, err := a.cnn.logits(obs)
+	before, err := a.cnn.output(obs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := net.logits(obs)
+	after, err := net.output(obs)
 	if err != nil {
 		t.Fatal(err)
 	}
