@@ -20,11 +20,12 @@ import (
 // the cosines of the arms' absolute angles), velocity (qvel, 2).
 func init() {
 	register(
-		&taskDef{domain: "acrobot", task: "swingup", frameSkip: 1, model: suiteModel("acrobot"), newLogic: newAcrobot(false)},
-		&taskDef{domain: "acrobot", task: "swingup_sparse", frameSkip: 1, model: suiteModel("acrobot"), newLogic: newAcrobot(true)},
+		suiteTask("acrobot", "swingup", 1, newAcrobot(false)),
+		suiteTask("acrobot", "swingup_sparse", 1, newAcrobot(true)),
 	)
 }
 
+// acrobot is one env's logic of the acrobot tasks.
 type acrobot struct {
 	plainControl
 	noTermination
@@ -34,25 +35,17 @@ type acrobot struct {
 	tip, target int     // sites
 }
 
-func newAcrobot(sparse bool) func(*Physics, taskOptions) (logic, error) {
+// newAcrobot makes the logic of the dense (sparse false) or sparse swing-up.
+func newAcrobot(sparse bool) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		a := &acrobot{sparse: sparse}
-		var err error
-		if a.joints, err = p.Joints("shoulder", "elbow"); err != nil {
-			return nil, mustBeNamed("acrobot", err)
-		}
-		if a.arms, err = p.Names(mujoco.ObjBody, "upper_arm", "lower_arm"); err != nil {
-			return nil, mustBeNamed("acrobot", err)
-		}
-		sites, err := p.Names(mujoco.ObjSite, "tip", "target")
-		if err != nil {
-			return nil, mustBeNamed("acrobot", err)
-		}
-		a.tip, a.target = sites[0], sites[1]
-		return a, nil
+		r := newResolver(p, "acrobot")
+		a := &acrobot{sparse: sparse, joints: r.joints("shoulder", "elbow"), arms: r.ids(mujoco.ObjBody, "upper_arm", "lower_arm"),
+			tip: r.id(mujoco.ObjSite, "tip"), target: r.id(mujoco.ObjSite, "target")}
+		return a, r.err()
 	}
 }
 
+// initEpisode draws both joint angles uniformly from [-pi, pi).
 func (a *acrobot) initEpisode(p *Physics) error {
 	for _, j := range a.joints {
 		p.D.Qpos[j.Qpos] = p.Uniform(-math.Pi, math.Pi)
@@ -60,20 +53,24 @@ func (a *acrobot) initEpisode(p *Physics) error {
 	return nil
 }
 
+// reward is the tolerance of the tip's distance to the target (no margin when sparse).
 func (a *acrobot) reward(p *Physics) float64 {
 	radius := p.ModelRow("site_size", a.target, 3)[0]
 	margin := 1.0
 	if a.sparse {
 		margin = 0
 	}
-	d := pointDistance(p.Row("site_xpos", a.target, 3), p.Row("site_xpos", a.tip, 3))
+	d := distance(vec3(p.SiteXpos, a.target), vec3(p.SiteXpos, a.tip))
 	return Tolerance(d, 0, radius, margin, Gaussian, DefaultValueAtMargin)
 }
 
+// layout is orientations (the arms' sines, then cosines) and velocity.
 func (a *acrobot) layout(p *Physics) []envpool.ObsField {
 	return []envpool.ObsField{field("orientations", 2*len(a.arms)), field("velocity", p.M.NV)}
 }
 
+// observe writes the x components of the arms' z axes, then their z components, then
+// qvel.
 func (a *acrobot) observe(p *Physics, o []float32) {
 	for _, b := range a.arms {
 		o = put(o, bodyZAxisX(p, b))

@@ -17,21 +17,21 @@ func acrobotTip(q1, q2 float64) (x, z float64) {
 func TestAcrobotObservation(t *testing.T) {
 	for _, id := range []string{"AcrobotSwingup-v1", "AcrobotSwingupSparse-v1"} {
 		e, spec := makeEnv(t, id, nil, 4)
-		suiteTimingA(t, e, spec, 1, 0.01, 10)
-		layoutOfA(t, spec, "orientations:4", "velocity:2")
+		checkTiming(t, e, spec, 1, 0.01, 10)
+		checkLayout(t, spec, "orientations:4", "velocity:2")
 		p := e.Physics()
 		var low, high [2]float64
-		rolloutA(t, e, spec, 300, 10, 5, func() {
+		rollout(t, e, spec, 300, 10, 5, func() {
 			if p.D.Qvel[0] != 0 || p.D.Qvel[1] != 0 {
 				t.Fatalf("%s: velocity after reset %v", id, p.D.Qvel)
 			}
 			for j, q := range p.D.Qpos {
-				inRangeA(t, "reset angle", q, -math.Pi, math.Pi)
+				checkInRange(t, "reset angle", q, -math.Pi, math.Pi)
 				low[j], high[j] = min(low[j], q), max(high[j], q)
 			}
 		}, func(obs []float32) {
 			q1, q2 := p.D.Qpos[0], p.D.Qpos[1]
-			wantObsA(t, spec, obs, []float64{math.Sin(q1), math.Sin(q1 + q2), math.Cos(q1), math.Cos(q1 + q2), p.D.Qvel[0], p.D.Qvel[1]})
+			checkObs(t, spec, obs, []float64{math.Sin(q1), math.Sin(q1 + q2), math.Cos(q1), math.Cos(q1 + q2), p.D.Qvel[0], p.D.Qvel[1]})
 		})
 		for j := range low {
 			if low[j] > -2 || high[j] < 2 {
@@ -49,14 +49,14 @@ func TestAcrobotReward(t *testing.T) {
 	for _, q := range [][2]float64{{0, 0}, {0.05, 0.05}, {-0.1, 0.12}, {0.2, 0.1}, {0.5, 0.3}, {-1, 2}, {math.Pi, 0}, {1.5, -2.5}} {
 		x, z := acrobotTip(q[0], q[1])
 		d := math.Hypot(x, z-4)
-		wantDense, wantSparse := gaussianTolB(d, 0, 0.2, 1), 0.0
+		wantDense, wantSparse := gaussianTol(d, 0, 0.2, 1), 0.0
 		if d <= 0.2 {
 			wantSparse = 1
 		}
-		nearB(t, "dense reward", rewardAtA(t, dense, q[:], nil, nil), wantDense)
-		nearB(t, "sparse reward", rewardAtA(t, sparse, q[:], nil, nil), wantSparse)
+		checkNear(t, "dense reward", rewardAt(t, dense, q[:], nil, nil), wantDense)
+		checkNear(t, "sparse reward", rewardAt(t, sparse, q[:], nil, nil), wantSparse)
 	}
-	if r := rewardAtA(t, dense, []float64{0.5, 0.3}, nil, nil); !(r > 0 && r < 1) {
+	if r := rewardAt(t, dense, []float64{0.5, 0.3}, nil, nil); !(r > 0 && r < 1) {
 		t.Errorf("dense reward off target %g, want strictly between 0 and 1", r)
 	}
 }

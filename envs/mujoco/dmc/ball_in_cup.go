@@ -1,7 +1,6 @@
 package dmc
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
@@ -19,13 +18,14 @@ import (
 // no contact; the cup at rest at its origin, zero velocity.
 // Observation: position (qpos: cup_x, cup_z, ball_x, ball_z), velocity (qvel, 4).
 func init() {
-	register(&taskDef{domain: "ball_in_cup", task: "catch", frameSkip: 10, model: suiteModel("ball_in_cup"), newLogic: newBallInCup})
+	register(suiteTask("ball_in_cup", "catch", 10, newBallInCup))
 }
 
 // ballInCupMaxTries bounds the search for a contact-free ball position; the suite loops
 // without a bound, and most draws succeed, so reaching it means the model is broken.
 const ballInCupMaxTries = 10000
 
+// ballInCup is one env's logic of BallInCupCatch.
 type ballInCup struct {
 	plainControl
 	noTermination
@@ -36,40 +36,26 @@ type ballInCup struct {
 	target       int // site
 }
 
+// newBallInCup makes the logic of BallInCupCatch.
 func newBallInCup(p *Physics, _ taskOptions) (logic, error) {
-	j, err := p.Joints("ball_x", "ball_z")
-	if err != nil {
-		return nil, mustBeNamed("ball_in_cup", err)
-	}
-	b := &ballInCup{ballX: j[0], ballZ: j[1]}
-	if b.ball, err = p.ID(mujoco.ObjBody, "ball"); err != nil {
-		return nil, mustBeNamed("ball_in_cup", err)
-	}
-	if b.ballGeom, err = p.ID(mujoco.ObjGeom, "ball"); err != nil {
-		return nil, mustBeNamed("ball_in_cup", err)
-	}
-	if b.target, err = p.ID(mujoco.ObjSite, "target"); err != nil {
-		return nil, mustBeNamed("ball_in_cup", err)
-	}
-	return b, nil
+	r := newResolver(p, "ball_in_cup")
+	b := &ballInCup{ballX: r.joint("ball_x"), ballZ: r.joint("ball_z"), ball: r.id(mujoco.ObjBody, "ball"),
+		ballGeom: r.id(mujoco.ObjGeom, "ball"), target: r.id(mujoco.ObjSite, "target")}
+	return b, r.err()
 }
 
+// initEpisode draws the ball's position until it touches nothing.
 func (b *ballInCup) initEpisode(p *Physics) error {
-	for range ballInCupMaxTries {
+	return startWithoutContacts(p, "ball_in_cup", ballInCupMaxTries, func() error {
 		p.D.Qpos[b.ballX.Qpos] = p.Uniform(-0.2, 0.2)
 		p.D.Qpos[b.ballZ.Qpos] = p.Uniform(0.2, 0.5)
-		if err := p.forwardPassive(); err != nil {
-			return err
-		}
-		if p.D.NCon() == 0 {
-			return nil
-		}
-	}
-	return fmt.Errorf("dmc: ball_in_cup: no contact-free ball position in %d tries", ballInCupMaxTries)
+		return nil
+	})
 }
 
+// reward is 1 while the ball's centre lies in the target box shrunk by its radius.
 func (b *ballInCup) reward(p *Physics) float64 {
-	target, ball := p.Row("site_xpos", b.target, 3), p.Row("xpos", b.ball, 3)
+	target, ball := vec3(p.SiteXpos, b.target), vec3(p.Xpos, b.ball)
 	size := p.ModelRow("site_size", b.target, 3)
 	radius := p.ModelRow("geom_size", b.ballGeom, 3)[0]
 	if math.Abs(target[0]-ball[0]) < size[0]-radius && math.Abs(target[2]-ball[2]) < size[2]-radius {

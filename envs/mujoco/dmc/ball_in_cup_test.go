@@ -11,23 +11,23 @@ import (
 // nothing.
 func TestBallInCupObservation(t *testing.T) {
 	e, spec := makeEnv(t, "BallInCupCatch-v1", nil, 15)
-	suiteTimingA(t, e, spec, 10, 0.002, 20)
-	layoutOfA(t, spec, "position:4", "velocity:4")
+	checkTiming(t, e, spec, 10, 0.002, 20)
+	checkLayout(t, spec, "position:4", "velocity:4")
 	p := e.Physics()
 	var lowX, highX, lowZ, highZ float64 = 1, -1, 1, -1
-	rolloutA(t, e, spec, 400, 4, 15, func() {
+	rollout(t, e, spec, 400, 4, 15, func() {
 		q := p.D.Qpos
 		if q[0] != 0 || q[1] != 0 || slices.ContainsFunc(p.D.Qvel, func(v float64) bool { return v != 0 }) {
 			t.Fatalf("state after reset: qpos %v qvel %v", q, p.D.Qvel)
 		}
-		inRangeA(t, "ball_x", q[2], -0.2, 0.2)
-		inRangeA(t, "ball_z", q[3], 0.2, 0.5)
+		checkInRange(t, "ball_x", q[2], -0.2, 0.2)
+		checkInRange(t, "ball_z", q[3], 0.2, 0.5)
 		lowX, highX, lowZ, highZ = min(lowX, q[2]), max(highX, q[2]), min(lowZ, q[3]), max(highZ, q[3])
 		if n := p.D.NCon(); n != 0 {
 			t.Fatalf("%d contacts after reset (ball at %v)", n, q[2:])
 		}
 	}, func(obs []float32) {
-		wantObsA(t, spec, obs, append(slices.Clone(p.D.Qpos), p.D.Qvel...))
+		checkObs(t, spec, obs, append(slices.Clone(p.D.Qpos), p.D.Qvel...))
 	})
 	if lowX > -0.15 || highX < 0.15 || lowZ > 0.25 || highZ < 0.45 {
 		t.Errorf("100 resets put the ball only in x [%g, %g], z [%g, %g]", lowX, highX, lowZ, highZ)
@@ -52,6 +52,6 @@ func TestBallInCupReward(t *testing.T) {
 		{[]float64{0.1, -0.05, 0, 0.3}, 0},
 		{[]float64{0, 0, 0, 0}, 0},
 	} {
-		nearB(t, "reward", rewardAtA(t, e, c.qpos, nil, nil), c.want)
+		checkNear(t, "reward", rewardAt(t, e, c.qpos, nil, nil), c.want)
 	}
 }

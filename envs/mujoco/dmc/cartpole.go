@@ -1,10 +1,10 @@
 package dmc
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -62,6 +62,7 @@ var (
 // far from models too large to compile quickly.
 const maxCartPoles = 100
 
+// cartpoleCheckPoles checks three_poles' num_poles option.
 func cartpoleCheckPoles(v float64) string {
 	if v != math.Trunc(v) || v < 1 || v > maxCartPoles {
 		return fmt.Sprintf("must be a whole number of poles from 1 to %d", maxCartPoles)
@@ -69,6 +70,7 @@ func cartpoleCheckPoles(v float64) string {
 	return ""
 }
 
+// cartpoleCheckSparse checks three_poles' sparse option, a boolean as a number.
 func cartpoleCheckSparse(v float64) string {
 	if v != 0 && v != 1 {
 		return "must be 0 (false) or 1 (true)"
@@ -98,27 +100,29 @@ func cartpoleXML(n int) ([]byte, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("dmc: cartpole: %d poles; want at least 1", n)
 	}
-	var chain, closing bytes.Buffer
+	var chain strings.Builder
 	for i := 2; i <= n; i++ {
-		fmt.Fprintf(&chain, "\n<body name=\"pole_%d\" pos=\"0 0 1\" childclass=\"pole\"><joint name=\"hinge_%d\"/><geom name=\"pole_%d\"/>", i, i, i)
-		closing.WriteString("</body>")
+		fmt.Fprintf(&chain, `<body name="pole_%d" pos="0 0 1" childclass="pole"><joint name="hinge_%d"/><geom name="pole_%d"/>`, i, i, i)
 	}
-	floorZ := strconv.FormatFloat(1-float64(n)-0.05, 'g', -1, 64)
-	edits := []struct{ old, new string }{
-		{`<geom name="pole_1"/>`, `<geom name="pole_1"/>` + chain.String() + closing.String()},
-		{`name="floor" pos="0 0 -.05"`, `name="floor" pos="0 0 ` + floorZ + `"`},
-		{`name="fixed" pos="0 -4 1"`, fmt.Sprintf(`name="fixed" pos="0 %d 1"`, -1-2*n)},
-		{`name="lookatcart" mode="targetbody" target="cart" pos="0 -2 2"`, fmt.Sprintf(`name="lookatcart" mode="targetbody" target="cart" pos="0 %d 2"`, -2*n)},
+	chain.WriteString(strings.Repeat("</body>", n-1))
+	doc, err = appendToElement(doc, "body", "pole_1", chain.String())
+	if err == nil {
+		floorZ := strconv.FormatFloat(1-float64(n)-0.05, 'g', -1, 64)
+		doc, err = setElementAttr(doc, "geom", "floor", "pos", "0 0 "+floorZ)
 	}
-	for _, e := range edits {
-		if bytes.Count(doc, []byte(e.old)) != 1 {
-			return nil, fmt.Errorf("dmc: cartpole: the model file no longer has one %s to edit", e.old)
-		}
-		doc = bytes.Replace(doc, []byte(e.old), []byte(e.new), 1)
+	if err == nil {
+		doc, err = setElementAttr(doc, "camera", "fixed", "pos", fmt.Sprintf("0 %d 1", -1-2*n))
+	}
+	if err == nil {
+		doc, err = setElementAttr(doc, "camera", "lookatcart", "pos", fmt.Sprintf("0 %d 2", -2*n))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dmc: cartpole: %w", err)
 	}
 	return doc, nil
 }
 
+// cartpole is one env's logic of the cartpole tasks.
 type cartpole struct {
 	plainControl
 	noTermination
@@ -127,20 +131,21 @@ type cartpole struct {
 	poles           []int // bodies after the cart, as the suite's xmat[2:]
 }
 
-func newCartpole(swingUp, sparse bool) func(*Physics, taskOptions) (logic, error) {
+// newCartpole makes the logic of a swing-up (else balance) task, sparse or smooth
+// (three_poles' sparse option can also make it sparse).
+func newCartpole(swingUp, sparse bool) logicFactory {
 	return func(p *Physics, o taskOptions) (logic, error) {
-		j, err := p.Joints("slider", "hinge_1")
-		if err != nil {
-			return nil, mustBeNamed("cartpole", err)
-		}
-		c := &cartpole{swingUp: swingUp, sparse: sparse || o.get("sparse") == 1, slider: j[0], hinge1: j[1]}
+		r := newResolver(p, "cartpole")
+		c := &cartpole{swingUp: swingUp, sparse: sparse || o.get("sparse") == 1, slider: r.joint("slider"), hinge1: r.joint("hinge_1")}
 		for b := 2; b < p.M.NBody; b++ {
 			c.poles = append(c.poles, b)
 		}
-		return c, nil
+		return c, r.err()
 	}
 }
 
+// initEpisode draws the cart and hinges near upright (balance) or hanging down
+// (swing-up), and small velocities.
 func (c *cartpole) initEpisode(p *Physics) error {
 	q := p.D.Qpos
 	if c.swingUp {
@@ -161,6 +166,8 @@ func (c *cartpole) initEpisode(p *Physics) error {
 	return nil
 }
 
+// reward is the sparse band reward or the smooth product of upright, centered, small
+// control and small velocity.
 func (c *cartpole) reward(p *Physics) float64 {
 	cart := p.D.Qpos[c.slider.Qpos]
 	if c.sparse {
@@ -184,10 +191,12 @@ func (c *cartpole) reward(p *Physics) float64 {
 	return upright * smallControl(p) * smallVelocity * centered
 }
 
+// layout is position (the cart's x and each pole's cos and sin) and velocity.
 func (c *cartpole) layout(p *Physics) []envpool.ObsField {
 	return []envpool.ObsField{field("position", 1+2*len(c.poles)), field("velocity", p.M.NV)}
 }
 
+// observe writes the cart's x, each pole's z axis (z then x component), then qvel.
 func (c *cartpole) observe(p *Physics, o []float32) {
 	o = put(o, p.D.Qpos[c.slider.Qpos])
 	for _, b := range c.poles {

@@ -10,7 +10,8 @@ import (
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
-var cartpoleIDs = map[string]int{ // task id: poles
+// cartpoleIDs are the cartpole tasks with their numbers of poles.
+var cartpoleIDs = map[string]int{
 	"CartpoleBalance-v1": 1, "CartpoleBalanceSparse-v1": 1, "CartpoleSwingup-v1": 1,
 	"CartpoleSwingupSparse-v1": 1, "CartpoleTwoPoles-v1": 2, "CartpoleThreePoles-v1": 3,
 }
@@ -69,7 +70,7 @@ func TestCartpoleModels(t *testing.T) {
 // are errors naming the option.
 func TestCartpoleOptions(t *testing.T) {
 	e, spec := makeEnv(t, "CartpoleThreePoles-v1", map[string]any{"num_poles": 5, "sparse": 1}, 0)
-	layoutOfA(t, spec, "position:11", "velocity:6")
+	checkLayout(t, spec, "position:11", "velocity:6")
 	if c := e.logic.(*cartpole); !c.sparse || !c.swingUp {
 		t.Errorf("num_poles 5, sparse 1: sparse %v, swing up %v", c.sparse, c.swingUp)
 	}
@@ -100,11 +101,11 @@ func cartpoleWantObs(qpos, qvel []float64) []float64 {
 func TestCartpoleObservation(t *testing.T) {
 	for id, n := range cartpoleIDs {
 		e, spec := makeEnv(t, id, nil, 2)
-		suiteTimingA(t, e, spec, 1, 0.01, 10)
-		layoutOfA(t, spec, fmt.Sprintf("position:%d", 1+2*n), fmt.Sprintf("velocity:%d", 1+n))
+		checkTiming(t, e, spec, 1, 0.01, 10)
+		checkLayout(t, spec, fmt.Sprintf("position:%d", 1+2*n), fmt.Sprintf("velocity:%d", 1+n))
 		p := e.Physics()
-		rolloutA(t, e, spec, 60, 20, 9, nil, func(obs []float32) {
-			wantObsA(t, spec, obs, cartpoleWantObs(p.D.Qpos, p.D.Qvel))
+		rollout(t, e, spec, 60, 20, 9, nil, func(obs []float32) {
+			checkObs(t, spec, obs, cartpoleWantObs(p.D.Qpos, p.D.Qvel))
 		})
 	}
 }
@@ -134,7 +135,7 @@ func TestCartpoleReset(t *testing.T) {
 			t.Fatalf("%s: %d state values, want %d", id, len(cols), len(want))
 		}
 		for i, c := range cols {
-			m, s := meanStdA(c)
+			m, s := meanStd(c)
 			if math.Abs(m-want[i].mean) > 4*want[i].std/math.Sqrt(resets) || math.Abs(s/want[i].std-1) > 0.15 {
 				t.Errorf("%s: state value %d: mean %g std %g, want %g and %g", id, i, m, s, want[i].mean, want[i].std)
 			}
@@ -142,7 +143,7 @@ func TestCartpoleReset(t *testing.T) {
 		if id == "CartpoleBalance-v1" {
 			for i, lim := range []float64{0.1, 0.034} {
 				for _, v := range cols[i] {
-					inRangeA(t, "balance reset", v, -lim, lim)
+					checkInRange(t, "balance reset", v, -lim, lim)
 				}
 			}
 		}
@@ -159,12 +160,11 @@ func TestCartpoleReward(t *testing.T) {
 		for i, q := range qpos[1:] {
 			angle += q
 			upright += (math.Cos(angle) + 1) / 2
-			slowest = min(slowest, gaussianTolB(qvel[i+1], 0, 0, 5))
+			slowest = min(slowest, gaussianTol(qvel[i+1], 0, 0, 5))
 		}
 		upright /= float64(len(qpos) - 1)
-		control := (4 + max(0, 1-u*u)) / 5
-		centered := (1 + gaussianTolB(qpos[0], 0, 0, 2)) / 2
-		return upright * control * (1 + slowest) / 2 * centered
+		centered := (1 + gaussianTol(qpos[0], 0, 0, 2)) / 2
+		return upright * smallControlByHand(u) * (1 + slowest) / 2 * centered
 	}
 	dense := []string{"CartpoleBalance-v1", "CartpoleSwingup-v1", "CartpoleTwoPoles-v1", "CartpoleThreePoles-v1"}
 	for _, id := range dense {
@@ -180,7 +180,7 @@ func TestCartpoleReward(t *testing.T) {
 			{[]float64{0.2, -0.4, 0.3, 0.2}, []float64{4, 0.5, -0.2, 0.1}, 0.9}, // the cart's speed does not count
 		} {
 			want := smooth(c.qpos[:1+n], c.qvel[:1+n], c.u)
-			nearB(t, id+" reward", rewardAtA(t, e, c.qpos[:1+n], c.qvel[:1+n], []float64{c.u}), want)
+			checkNear(t, id+" reward", rewardAt(t, e, c.qpos[:1+n], c.qvel[:1+n], []float64{c.u}), want)
 		}
 	}
 	for _, id := range []string{"CartpoleBalanceSparse-v1", "CartpoleSwingupSparse-v1"} {
@@ -188,10 +188,10 @@ func TestCartpoleReward(t *testing.T) {
 		for _, c := range []struct{ x, angle, want float64 }{
 			{0, 0, 1}, {0.24, 0.05, 1}, {-0.24, -0.099, 1}, {0.26, 0, 0}, {0, 0.11, 0}, {-0.3, 0.2, 0}, {0, math.Pi, 0},
 		} {
-			nearB(t, id+" reward", rewardAtA(t, e, []float64{c.x, c.angle}, []float64{5, 5}, []float64{1}), c.want)
+			checkNear(t, id+" reward", rewardAt(t, e, []float64{c.x, c.angle}, []float64{5, 5}, []float64{1}), c.want)
 		}
 	}
 	e, _ := makeEnv(t, "CartpoleThreePoles-v1", map[string]any{"sparse": 1}, 0)
-	nearB(t, "three poles sparse, all upright", rewardAtA(t, e, []float64{0.1, 0.05, -0.05, 0.02}, nil, nil), 1)
-	nearB(t, "three poles sparse, top pole tilted", rewardAtA(t, e, []float64{0.1, 0.05, 0, 0.1}, nil, nil), 0)
+	checkNear(t, "three poles sparse, all upright", rewardAt(t, e, []float64{0.1, 0.05, -0.05, 0.02}, nil, nil), 1)
+	checkNear(t, "three poles sparse, top pole tilted", rewardAt(t, e, []float64{0.1, 0.05, 0, 0.1}, nil, nil), 0)
 }

@@ -22,6 +22,7 @@ const (
 // the env ended the episode as truncated).
 var InfoKeys = []string{"discount", "step_type", "error"}
 
+// The info columns' indexes, in InfoKeys' order.
 const (
 	infoDiscount = iota
 	infoStepType
@@ -49,23 +50,61 @@ type logic interface {
 	observe(p *Physics, obs []float32)
 }
 
-// setControls is the suite's default before_step: ctrl = action. MuJoCo clamps controls
-// to the ranges of limited actuators itself.
-func setControls(p *Physics, a []float32) {
+// plainControl is the suite's default before_step, for embedding in a task's logic.
+type plainControl struct{}
+
+// beforeStep writes the action into the controls as it is (ctrl = action); MuJoCo
+// clamps controls to the ranges of limited actuators itself.
+func (plainControl) beforeStep(p *Physics, a []float32) {
 	for i, x := range a {
 		p.D.Ctrl[i] = float64(x)
 	}
 }
 
-// noTermination is the default get_termination: episodes end only at the time limit.
+// noTermination is the suite's default get_termination, for embedding in a task's
+// logic: episodes end only at the time limit.
 type noTermination struct{}
 
+// terminal reports false: no state ends the episode.
 func (noTermination) terminal(*Physics) bool { return false }
 
-// plainControl is the default before_step.
-type plainControl struct{}
+// qposQvelObs is the observation of the tasks that show the whole state as it is, for
+// embedding in their logic: "position" (qpos) then "velocity" (qvel), the suite's
+// physics.position() and physics.velocity().
+type qposQvelObs struct{}
 
-func (plainControl) beforeStep(p *Physics, a []float32) { setControls(p, a) }
+// layout names the two entries, sized by the model.
+func (qposQvelObs) layout(p *Physics) []envpool.ObsField {
+	return []envpool.ObsField{field("position", p.M.NQ), field("velocity", p.M.NV)}
+}
+
+// observe writes qpos then qvel.
+func (qposQvelObs) observe(p *Physics, o []float32) {
+	o = put(o, p.D.Qpos...)
+	put(o, p.D.Qvel...)
+}
+
+// field is a layout entry, for the tasks' layout methods (the caller fills in the
+// offsets).
+func field(name string, size int) envpool.ObsField { return envpool.ObsField{Name: name, Size: size} }
+
+// put writes float64 values as float32 and returns the rest of dst, so that an
+// observe method writes its entries one after another.
+func put(dst []float32, src ...float64) []float32 {
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
+	return dst[len(src):]
+}
+
+// putTouch writes log1p of each touch sensor's value, as the suite observes touch:
+// the raw forces span orders of magnitude.
+func putTouch(p *Physics, o []float32, touch []Sensor) []float32 {
+	for _, s := range touch {
+		o = put(o, math.Log1p(p.SensorData(s)[0]))
+	}
+	return o
+}
 
 // task is one registered suite task under one set of options: the compiled model the
 // envs copy, its step count per action and the constructor of its logic.
@@ -95,6 +134,8 @@ type Env struct {
 	faultMsg string
 }
 
+// newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
+// episode), its data, a generator seeded with seed, and its task logic.
 func newEnv(t *task, seed int64) (*Env, error) {
 	m, err := t.model.Copy()
 	if err != nil {
@@ -179,6 +220,7 @@ func (e *Env) Step(action []float32) envpool.StepResult {
 	return r
 }
 
+// setFault records the first fault of the episode; later ones are consequences of it.
 func (e *Env) setFault(code int, msg string) {
 	if e.fault == mujoco.FaultNone {
 		e.fault, e.faultMsg = code, msg

@@ -31,9 +31,9 @@ import (
 // dist_to_target (the signed distance from the tip to the target's surface, 1).
 func init() {
 	register(
-		&taskDef{domain: "finger", task: "spin", frameSkip: 2, model: suiteModel("finger"), newLogic: newFinger(0)},
-		&taskDef{domain: "finger", task: "turn_easy", frameSkip: 2, model: suiteModel("finger"), newLogic: newFinger(fingerEasyTarget)},
-		&taskDef{domain: "finger", task: "turn_hard", frameSkip: 2, model: suiteModel("finger"), newLogic: newFinger(fingerHardTarget)},
+		suiteTask("finger", "spin", 2, newFinger(0)),
+		suiteTask("finger", "turn_easy", 2, newFinger(fingerEasyTarget)),
+		suiteTask("finger", "turn_hard", 2, newFinger(fingerHardTarget)),
 	)
 }
 
@@ -46,6 +46,7 @@ const (
 	fingerSpinDamping = 0.03
 )
 
+// finger is one env's logic of the finger tasks.
 type finger struct {
 	plainControl
 	noTermination
@@ -53,49 +54,40 @@ type finger struct {
 	targetRadius float64
 
 	proximal, distal, proximalVel, distalVel, hingeVel Sensor
-	tip, target, spinner, touchTop, touchBottom        Sensor
+	tip, target, spinner                               Sensor
+	touch                                              []Sensor // touchtop, touchbottom
 
 	targetSite, tipSite, cap1 int
-	hinge                     []Joint // the spinner's hinge
+	hinge                     Joint // the spinner's hinge
 	hingeID                   int
 }
 
-func newFinger(targetRadius float64) func(*Physics, taskOptions) (logic, error) {
+// newFinger makes the logic of Spin (targetRadius 0) or of a Turn task.
+func newFinger(targetRadius float64) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		f := &finger{targetRadius: targetRadius}
-		s, err := p.Sensors("proximal", "distal", "proximal_velocity", "distal_velocity", "hinge_velocity",
-			"tip", "target", "spinner", "touchtop", "touchbottom")
-		if err == nil {
-			f.proximal, f.distal, f.proximalVel, f.distalVel, f.hingeVel = s[0], s[1], s[2], s[3], s[4]
-			f.tip, f.target, f.spinner, f.touchTop, f.touchBottom = s[5], s[6], s[7], s[8], s[9]
-			var sites []int
-			sites, err = p.Names(mujoco.ObjSite, "target", "tip")
-			if err == nil {
-				f.targetSite, f.tipSite = sites[0], sites[1]
-				f.cap1, err = p.ID(mujoco.ObjGeom, "cap1")
-			}
+		r := newResolver(p, "finger")
+		f := &finger{targetRadius: targetRadius,
+			proximal: r.sensor("proximal"), distal: r.sensor("distal"),
+			proximalVel: r.sensor("proximal_velocity"), distalVel: r.sensor("distal_velocity"), hingeVel: r.sensor("hinge_velocity"),
+			tip: r.sensor("tip"), target: r.sensor("target"), spinner: r.sensor("spinner"),
+			touch:      r.sensors("touchtop", "touchbottom"),
+			targetSite: r.id(mujoco.ObjSite, "target"), tipSite: r.id(mujoco.ObjSite, "tip"), cap1: r.id(mujoco.ObjGeom, "cap1"),
+			hinge: r.joint("hinge"), hingeID: r.id(mujoco.ObjJoint, "hinge"),
 		}
-		if err == nil {
-			f.hinge, err = p.Joints("hinge")
-		}
-		if err == nil {
-			f.hingeID, err = p.ID(mujoco.ObjJoint, "hinge")
-		}
-		if err != nil {
-			return nil, mustBeNamed("finger", err)
-		}
-		return f, nil
+		return f, r.err()
 	}
 }
 
+// initEpisode edits the env's model for the task (Spin: damping and hidden sites;
+// Turn: the target's place and radius), then draws a contact-free start.
 func (f *finger) initEpisode(p *Physics) error {
 	if f.targetRadius == 0 {
 		rgba := p.M.Float32s("site_rgba")
 		rgba[4*f.targetSite+3], rgba[4*f.tipSite+3] = 0, 0
-		p.M.Float64s("dof_damping")[f.hinge[0].Qvel] = fingerSpinDamping
+		p.M.Float64s("dof_damping")[f.hinge.Qvel] = fingerSpinDamping
 	} else {
 		angle := p.Uniform(-math.Pi, math.Pi)
-		anchor := p.Row("xanchor", f.hingeID, 3)
+		anchor := vec3(p.D.Float64s("xanchor"), f.hingeID)
 		size := p.ModelRow("geom_size", f.cap1, 3)
 		radius := size[0] + size[1] + size[2]
 		pos := p.ModelRow("site_pos", f.targetSite, 3)
@@ -118,6 +110,8 @@ func (f *finger) distToTarget(p *Physics) float64 {
 	return math.Hypot(gx-tx, gz-tz) - p.ModelRow("site_size", f.targetSite, 3)[0]
 }
 
+// reward is 1 while the spinner spins fast enough (Spin) or its tip is inside the
+// target (Turn), else 0.
 func (f *finger) reward(p *Physics) float64 {
 	var ok bool
 	if f.targetRadius == 0 {
@@ -131,19 +125,22 @@ func (f *finger) reward(p *Physics) float64 {
 	return 0
 }
 
+// layout is position, velocity and touch, and for Turn target_position and
+// dist_to_target.
 func (f *finger) layout(*Physics) []envpool.ObsField {
-	l := []envpool.ObsField{field("position", 4), field("velocity", 3), field("touch", 2)}
+	l := []envpool.ObsField{field("position", 4), field("velocity", 3), field("touch", len(f.touch))}
 	if f.targetRadius != 0 {
 		l = append(l, field("target_position", 2), field("dist_to_target", 1))
 	}
 	return l
 }
 
+// observe writes the entries from the sensors, in the suite's order.
 func (f *finger) observe(p *Physics, o []float32) {
 	tx, tz := f.relativeXZ(p, f.tip)
 	o = put(o, p.SensorData(f.proximal)[0], p.SensorData(f.distal)[0], tx, tz)
 	o = put(o, p.SensorData(f.proximalVel)[0], p.SensorData(f.distalVel)[0], p.SensorData(f.hingeVel)[0])
-	o = put(o, math.Log1p(p.SensorData(f.touchTop)[0]), math.Log1p(p.SensorData(f.touchBottom)[0]))
+	o = putTouch(p, o, f.touch)
 	if f.targetRadius != 0 {
 		gx, gz := f.relativeXZ(p, f.target)
 		put(o, gx, gz, f.distToTarget(p))

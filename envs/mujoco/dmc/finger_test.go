@@ -2,7 +2,6 @@ package dmc
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -16,8 +15,9 @@ func TestFingerLayout(t *testing.T) {
 		"FingerTurnEasy-v1": {"position:4", "velocity:3", "touch:2", "target_position:2", "dist_to_target:1"},
 		"FingerTurnHard-v1": {"position:4", "velocity:3", "touch:2", "target_position:2", "dist_to_target:1"},
 	} {
-		_, spec := makeEnv(t, id, nil, 0)
-		checkSpec(t, spec, 2, want)
+		e, spec := makeEnv(t, id, nil, 0)
+		checkTiming(t, e, spec, 2, 0.01, 20)
+		checkLayout(t, spec, want...)
 	}
 }
 
@@ -29,28 +29,21 @@ func TestFingerObservation(t *testing.T) {
 	prox, dist, hinge := mustJoint(t, p, "proximal"), mustJoint(t, p, "distal"), mustJoint(t, p, "hinge")
 	tip, target := mustID(t, p, mujoco.ObjSite, "tip"), mustID(t, p, mujoco.ObjSite, "target")
 	spinner := mustID(t, p, mujoco.ObjBody, "spinner")
-	touch, err := p.Sensors("touchtop", "touchbottom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 1))
-	for ep := range 3 {
-		e.Reset()
-		for step := range 30 {
-			obs, _ := observe(t, e, spec)
-			tx, tz := p.SiteXpos[3*tip]-p.Xpos[3*spinner], p.SiteXpos[3*tip+2]-p.Xpos[3*spinner+2]
-			gx, gz := p.SiteXpos[3*target]-p.Xpos[3*spinner], p.SiteXpos[3*target+2]-p.Xpos[3*spinner+2]
-			checkEntry(t, spec, obs, "position", p.D.Qpos[prox.Qpos], p.D.Qpos[dist.Qpos], tx, tz)
-			checkEntry(t, spec, obs, "velocity", p.D.Qvel[prox.Qvel], p.D.Qvel[dist.Qvel], p.D.Qvel[hinge.Qvel])
-			checkEntry(t, spec, obs, "touch", math.Log1p(p.SensorData(touch[0])[0]), math.Log1p(p.SensorData(touch[1])[0]))
-			checkEntry(t, spec, obs, "target_position", gx, gz)
-			checkEntry(t, spec, obs, "dist_to_target", math.Hypot(gx-tx, gz-tz)-fingerHardTarget)
-			if ep == 0 && step == 0 && (tx == 0 || gx == 0) {
-				t.Fatalf("tip or target at the spinner's centre")
-			}
-			e.Step(randomAction(rng, spec))
+	first := true
+	rollout(t, e, spec, 90, 30, 1, nil, func(obs []float32) {
+		tx, tz := p.SiteXpos[3*tip]-p.Xpos[3*spinner], p.SiteXpos[3*tip+2]-p.Xpos[3*spinner+2]
+		gx, gz := p.SiteXpos[3*target]-p.Xpos[3*spinner], p.SiteXpos[3*target+2]-p.Xpos[3*spinner+2]
+		checkEntry(t, spec, obs, "position", p.D.Qpos[prox.Qpos], p.D.Qpos[dist.Qpos], tx, tz)
+		checkEntry(t, spec, obs, "velocity", p.D.Qvel[prox.Qvel], p.D.Qvel[dist.Qvel], p.D.Qvel[hinge.Qvel])
+		touch := sensorValues(t, p, "touchtop", "touchbottom")
+		checkEntry(t, spec, obs, "touch", mapped(math.Log1p, touch)...)
+		checkEntry(t, spec, obs, "target_position", gx, gz)
+		checkEntry(t, spec, obs, "dist_to_target", math.Hypot(gx-tx, gz-tz)-fingerHardTarget)
+		if first && (tx == 0 || gx == 0) {
+			t.Fatalf("tip or target at the spinner's centre")
 		}
-	}
+		first = false
+	})
 }
 
 // TestFingerReset: Spin lowers the hinge damping and hides the sites; Turn puts the
@@ -116,9 +109,7 @@ func TestFingerReward(t *testing.T) {
 	hinge := mustJoint(t, p, "hinge")
 	for _, c := range []struct{ v, want float64 }{{-20, 1}, {-15, 1}, {-14.9, 0}, {0, 0}, {20, 0}} {
 		p.D.Qvel[hinge.Qvel] = c.v
-		if err := p.Forward(); err != nil {
-			t.Fatal(err)
-		}
+		forward(t, p)
 		if r := spin.logic.reward(p); r != c.want {
 			t.Errorf("spin: hinge velocity %g: reward %g, want %g", c.v, r, c.want)
 		}
@@ -130,9 +121,7 @@ func TestFingerReward(t *testing.T) {
 	for _, c := range []struct{ offset, want float64 }{{0, 1}, {0.5 * fingerEasyTarget, 1}, {1.5 * fingerEasyTarget, 0}} {
 		pos := p.ModelRow("site_pos", target, 3)
 		pos[0], pos[2] = p.SiteXpos[3*tip]+c.offset, p.SiteXpos[3*tip+2]
-		if err := p.Forward(); err != nil {
-			t.Fatal(err)
-		}
+		forward(t, p)
 		if r := turn.logic.reward(p); r != c.want {
 			t.Errorf("turn: target %g from the tip: reward %g, want %g", c.offset, r, c.want)
 		}

@@ -25,14 +25,19 @@ import (
 // position stays at 0 0 0.1), each of the seven joints uniform in [-0.2, 0.2]. No
 // termination.
 func init() {
-	registerVariants("fish", 10, []string{"upright", "swim"}, func(p *Physics, i int) (logic, error) { return newFish(p, i == 1) })
+	register(
+		suiteTask("fish", "upright", 10, newFish(false)),
+		suiteTask("fish", "swim", 10, newFish(true)),
+	)
 }
 
 // fishJoints are the suite's _JOINTS: the tail's and fins' hinges, in its order.
 var fishJoints = []string{"tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch", "finleft_roll", "finleft_pitch"}
 
+// fishUpright is FishUpright's reward: the torso's zz close to 1.
 var fishUpright = Tol{Lower: 1, Upper: 1, Margin: 1, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 
+// fish is one env's logic of the fish tasks.
 type fish struct {
 	plainControl
 	noTermination
@@ -43,24 +48,20 @@ type fish struct {
 	joints        []Joint
 }
 
-func newFish(p *Physics, swim bool) (logic, error) {
-	r := &nameResolver{p: p, domain: "fish"}
-	f := &fish{swim: swim, torso: r.id(mujoco.ObjBody, "torso"), mouth: r.id(mujoco.ObjGeom, "mouth"), target: r.id(mujoco.ObjGeom, "target")}
-	if j := r.joints(append([]string{"root"}, fishJoints...)...); j != nil {
-		f.root, f.joints = j[0], j[1:]
+// newFish makes the logic of FishSwim (swim) or FishUpright.
+func newFish(swim bool) logicFactory {
+	return func(p *Physics, _ taskOptions) (logic, error) {
+		r := newResolver(p, "fish")
+		f := &fish{swim: swim, torso: r.id(mujoco.ObjBody, "torso"), mouth: r.id(mujoco.ObjGeom, "mouth"), target: r.id(mujoco.ObjGeom, "target"),
+			root: r.joint("root"), joints: r.joints(fishJoints...)}
+		return f, r.err()
 	}
-	return f, r.failed()
 }
 
+// initEpisode draws the root's orientation and the joints, then hides the target
+// (upright) or moves it (swim) in the env's model copy.
 func (f *fish) initEpisode(p *Physics) error {
-	var quat [4]float64
-	for i := range quat {
-		quat[i] = p.Normal()
-	}
-	n := euclidNorm(quat[:]...)
-	for i, v := range quat {
-		p.D.Qpos[f.root.Qpos+3+i] = v / n
-	}
+	randomUnitVector(p, p.D.Qpos[f.root.Qpos+3:f.root.Qpos+7])
 	for _, j := range f.joints {
 		p.D.Qpos[j.Qpos] = p.Uniform(-0.2, 0.2)
 	}
@@ -75,24 +76,24 @@ func (f *fish) initEpisode(p *Physics) error {
 	return nil
 }
 
-func (f *fish) upright(p *Physics) float64 { return p.Xmat[9*f.torso+8] }
-
 // mouthToTarget is the target minus the mouth in the mouth geom's frame.
 func (f *fish) mouthToTarget(p *Physics) [3]float64 {
-	return vecInFrame(vecSub3(p.GeomXpos[3*f.target:3*f.target+3], p.GeomXpos[3*f.mouth:3*f.mouth+3]), p.GeomXmat[9*f.mouth:9*f.mouth+9])
+	return vecInFrame(vecSub3(vec3(p.GeomXpos, f.target), vec3(p.GeomXpos, f.mouth)), mat3(p.GeomXmat, f.mouth))
 }
 
+// reward is upright (FishUpright) or mostly the mouth reaching the target (FishSwim).
 func (f *fish) reward(p *Physics) float64 {
+	upright := bodyZAxisZ(p, f.torso)
 	if !f.swim {
-		return fishUpright.Of(f.upright(p))
+		return fishUpright.Of(upright)
 	}
-	size := p.M.Float64s("geom_size")
-	r := size[3*f.mouth] + size[3*f.target]
+	r := p.ModelRow("geom_size", f.mouth, 3)[0] + p.ModelRow("geom_size", f.target, 3)[0]
 	v := f.mouthToTarget(p)
-	inTarget := Tolerance(euclidNorm(v[:]...), 0, r, 2*r, Gaussian, DefaultValueAtMargin)
-	return (7*inTarget + 0.5*(f.upright(p)+1)) / 8
+	inTarget := Tolerance(norm(v[:]...), 0, r, 2*r, Gaussian, DefaultValueAtMargin)
+	return (7*inTarget + 0.5*(upright+1)) / 8
 }
 
+// layout is joint_angles, upright, target (swim) and velocity.
 func (f *fish) layout(p *Physics) []envpool.ObsField {
 	out := []envpool.ObsField{field("joint_angles", len(f.joints)), field("upright", 1)}
 	if f.swim {
@@ -101,11 +102,13 @@ func (f *fish) layout(p *Physics) []envpool.ObsField {
 	return append(out, field("velocity", p.M.NV))
 }
 
+// observe writes the joint angles, the torso's zz, the target in the mouth's frame
+// (swim) and qvel.
 func (f *fish) observe(p *Physics, o []float32) {
 	for _, j := range f.joints {
 		o = put(o, p.D.Qpos[j.Qpos])
 	}
-	o = put(o, f.upright(p))
+	o = put(o, bodyZAxisZ(p, f.torso))
 	if f.swim {
 		v := f.mouthToTarget(p)
 		o = put(o, v[:]...)

@@ -8,18 +8,20 @@ import (
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// fishJointNames are the fish's tail and fin joints, in the suite's order.
 var fishJointNames = []string{"tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch", "finleft_roll", "finleft_pitch"}
 
 // TestFishSpec: frame skip 10 (0.04 s of 0.004 s steps), five actuators and the
 // observation entries in the suite's order.
 func TestFishSpec(t *testing.T) {
 	e, spec := makeEnv(t, "FishUpright-v1", nil, 0)
-	if spec.FrameSkip != 10 || e.Physics().M.Timestep != 0.004 || spec.ActionSpace.Size() != 5 {
-		t.Errorf("frame skip %d, timestep %g, %d actions", spec.FrameSkip, e.Physics().M.Timestep, spec.ActionSpace.Size())
+	checkTiming(t, e, spec, 10, 0.004, 40)
+	if spec.ActionSpace.Size() != 5 {
+		t.Errorf("%d actions, want 5", spec.ActionSpace.Size())
 	}
-	wantLayoutB(t, spec, []string{"joint_angles", "upright", "velocity"}, []int{7, 1, 13})
+	checkLayout(t, spec, "joint_angles:7", "upright:1", "velocity:13")
 	_, spec = makeEnv(t, "FishSwim-v1", nil, 0)
-	wantLayoutB(t, spec, []string{"joint_angles", "upright", "target", "velocity"}, []int{7, 1, 3, 13})
+	checkLayout(t, spec, "joint_angles:7", "upright:1", "target:3", "velocity:13")
 }
 
 // TestFishObservation: the joint angles by name, the torso's zz, the target in the
@@ -28,38 +30,28 @@ func TestFishObservation(t *testing.T) {
 	for _, id := range []string{"FishUpright-v1", "FishSwim-v1"} {
 		e, spec := makeEnv(t, id, nil, 8)
 		p := e.Physics()
-		torso := bodyIDB(t, p, "torso")
-		mouth, err := p.ID(mujoco.ObjGeom, "mouth")
-		if err != nil {
-			t.Fatal(err)
-		}
-		target, err := p.ID(mujoco.ObjGeom, "target")
-		if err != nil {
-			t.Fatal(err)
-		}
-		statesB(t, e, spec, 10, 5, 4, func(obs []float32) {
+		torso := mustID(t, p, mujoco.ObjBody, "torso")
+		mouth, target := mustID(t, p, mujoco.ObjGeom, "mouth"), mustID(t, p, mujoco.ObjGeom, "target")
+		rollout(t, e, spec, 10, 5, 4, nil, func(obs []float32) {
 			var angles []float64
 			for _, name := range fishJointNames {
-				angles = append(angles, p.D.Qpos[jointAtB(t, p, name).Qpos])
+				angles = append(angles, p.D.Qpos[mustJoint(t, p, name).Qpos])
 			}
-			wantEntryB(t, spec, obs, "joint_angles", angles...)
-			wantEntryB(t, spec, obs, "upright", p.D.Float64s("xmat")[9*torso+8])
-			wantEntryB(t, spec, obs, "velocity", p.D.Qvel...)
+			checkEntry(t, spec, obs, "joint_angles", angles...)
+			checkEntry(t, spec, obs, "upright", p.D.Float64s("xmat")[9*torso+8])
+			checkEntry(t, spec, obs, "velocity", p.D.Qvel...)
 			if id != "FishSwim-v1" {
 				return
 			}
 			gx, gm := p.D.Float64s("geom_xpos"), p.D.Float64s("geom_xmat")
 			r := gm[9*mouth : 9*mouth+9]
-			var w, local [3]float64
+			var w [3]float64
 			for k := range 3 {
 				w[k] = gx[3*target+k] - gx[3*mouth+k]
 			}
-			for c := range 3 {
-				local[c] = w[0]*r[c] + w[1]*r[3+c] + w[2]*r[6+c]
-			}
-			nearB(t, "mouth-target distance", math.Sqrt(local[0]*local[0]+local[1]*local[1]+local[2]*local[2]),
-				math.Sqrt(w[0]*w[0]+w[1]*w[1]+w[2]*w[2]))
-			wantEntryB(t, spec, obs, "target", local[:]...)
+			local := inFrame(r, w[:]...)
+			checkNear(t, "mouth-target distance", norm(local...), norm(w[:]...))
+			checkEntry(t, spec, obs, "target", local...)
 		})
 	}
 }
@@ -71,10 +63,7 @@ func TestFishReset(t *testing.T) {
 	for _, id := range []string{"FishUpright-v1", "FishSwim-v1"} {
 		e, _ := makeEnv(t, id, nil, 17)
 		p := e.Physics()
-		target, err := p.ID(mujoco.ObjGeom, "target")
-		if err != nil {
-			t.Fatal(err)
-		}
+		target := mustID(t, p, mujoco.ObjGeom, "target")
 		negative := 0
 		for range 100 {
 			e.Reset()
@@ -82,12 +71,12 @@ func TestFishReset(t *testing.T) {
 			if q[0] != 0 || q[1] != 0 || q[2] != 0.1 {
 				t.Fatalf("%s: root position %v", id, q[:3])
 			}
-			nearB(t, "root quaternion norm", math.Sqrt(q[3]*q[3]+q[4]*q[4]+q[5]*q[5]+q[6]*q[6]), 1)
+			checkNear(t, "root quaternion norm", norm(q[3:7]...), 1)
 			if q[3] < 0 {
 				negative++
 			}
 			for _, name := range fishJointNames {
-				if v := q[jointAtB(t, p, name).Qpos]; math.Abs(v) > 0.2 {
+				if v := q[mustJoint(t, p, name).Qpos]; math.Abs(v) > 0.2 {
 					t.Fatalf("%s: %s = %g outside [-0.2, 0.2]", id, name, v)
 				}
 			}
@@ -113,10 +102,7 @@ func TestFishReset(t *testing.T) {
 func TestFishReward(t *testing.T) {
 	up, _ := makeEnv(t, "FishUpright-v1", nil, 0)
 	swim, _ := makeEnv(t, "FishSwim-v1", nil, 0)
-	target, err := swim.Physics().ID(mujoco.ObjGeom, "target")
-	if err != nil {
-		t.Fatal(err)
-	}
+	target := mustID(t, swim.Physics(), mujoco.ObjGeom, "target")
 	for _, s := range []struct{ tilt, tx, ty, tz float64 }{
 		{0, 0, 0.0745, 0.1}, {0.4, 0, 0.1, 0.12}, {1.3, 0.2, -0.3, 0.25}, {math.Pi, -0.1, 0.2, 0.1}, {2.2, 0.05, 0.05, 0.15},
 	} {
@@ -126,16 +112,16 @@ func TestFishReward(t *testing.T) {
 			g[0], g[1], g[2] = s.tx, s.ty, s.tz
 			q := append([]float64(nil), p.M.Qpos0...)
 			q[3], q[4], q[5], q[6] = math.Cos(s.tilt/2), math.Sin(s.tilt/2), 0, 0
-			setStateB(t, p, q, nil, nil)
+			got := rewardAt(t, e, q, nil, nil)
 			c := math.Cos(s.tilt)
-			want := math.Pow(0.1, (1-c)*(1-c))
+			want := gaussianTol(c, 1, 1, 1)
 			if e == swim {
 				// The mouth's centre is 0.0745 along the torso's y axis from its origin.
 				my, mz := 0.0745*c, 0.1+0.0745*math.Sin(s.tilt)
 				dist := math.Sqrt(s.tx*s.tx + (s.ty-my)*(s.ty-my) + (s.tz-mz)*(s.tz-mz))
-				want = (7*gaussianTolB(dist, 0, 0.045, 0.09) + (1+c)/2) / 8
+				want = (7*gaussianTol(dist, 0, 0.045, 0.09) + (1+c)/2) / 8
 			}
-			nearB(t, fmt.Sprintf("%s reward at tilt %g", e.t.spec.TaskID, s.tilt), e.logic.reward(p), want)
+			checkNear(t, fmt.Sprintf("%s reward at tilt %g", e.t.spec.TaskID, s.tilt), got, want)
 		}
 	}
 }

@@ -23,16 +23,23 @@ import (
 // Observation: position (qpos without the root's x, 6), velocity (qvel, 7), touch
 // (log1p of the toe and heel touch sensors, 2).
 func init() {
-	registerVariants("hopper", 4, []string{"stand", "hop"}, func(p *Physics, i int) (logic, error) { return newHopper(p, i == 1) })
+	register(
+		suiteTask("hopper", "stand", 4, newHopper(false)),
+		suiteTask("hopper", "hop", 4, newHopper(true)),
+	)
 }
 
+// hopperHopSpeed is the forward speed (m/s) at which HopperHop's reward saturates.
 const hopperHopSpeed = 2
 
+// The hopper's reward terms: standing (a hard band on the height) and hopping (the
+// forward speed).
 var (
 	hopperStanding = Tol{Lower: 0.6, Upper: 2, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 	hopperHopping  = Tol{Lower: hopperHopSpeed, Upper: math.Inf(1), Margin: hopperHopSpeed / 2, Sigmoid: Linear, ValueAtMargin: 0.5}
 )
 
+// hopper is one env's logic of the hopper tasks.
 type hopper struct {
 	plainControl
 	noTermination
@@ -42,22 +49,28 @@ type hopper struct {
 	touch       []Sensor
 }
 
-func newHopper(p *Physics, hopping bool) (logic, error) {
-	r := &nameResolver{p: p, domain: "hopper"}
-	h := &hopper{hopping: hopping, torso: r.id(mujoco.ObjBody, "torso"), foot: r.id(mujoco.ObjBody, "foot"),
-		vel: r.sensor("torso_subtreelinvel"), touch: []Sensor{r.sensor("touch_toe"), r.sensor("touch_heel")}}
-	return h, r.failed()
+// newHopper makes the logic of HopperHop (hopping) or HopperStand.
+func newHopper(hopping bool) logicFactory {
+	return func(p *Physics, _ taskOptions) (logic, error) {
+		r := newResolver(p, "hopper")
+		h := &hopper{hopping: hopping, torso: r.id(mujoco.ObjBody, "torso"), foot: r.id(mujoco.ObjBody, "foot"),
+			vel: r.sensor("torso_subtreelinvel"), touch: r.sensors("touch_toe", "touch_heel")}
+		return h, r.err()
+	}
 }
 
+// initEpisode draws the limited joints in their ranges and the root hinge's angle.
 func (h *hopper) initEpisode(p *Physics) error {
 	p.RandomizeLimitedAndRotationalJoints()
 	return nil
 }
 
+// height is the torso's centre of mass above the foot's.
 func (h *hopper) height(p *Physics) float64 {
-	return p.D.Xipos[3*h.torso+2] - p.D.Xipos[3*h.foot+2]
+	return vec3(p.D.Xipos, h.torso)[2] - vec3(p.D.Xipos, h.foot)[2]
 }
 
+// reward is standing times small control (stand) or the hop speed term (hop).
 func (h *hopper) reward(p *Physics) float64 {
 	standing := hopperStanding.Of(h.height(p))
 	if h.hopping {
@@ -66,14 +79,14 @@ func (h *hopper) reward(p *Physics) float64 {
 	return standing * smallControl(p)
 }
 
+// layout is position (qpos without the root's x), velocity and touch.
 func (h *hopper) layout(p *Physics) []envpool.ObsField {
 	return []envpool.ObsField{field("position", p.M.NQ-1), field("velocity", p.M.NV), field("touch", len(h.touch))}
 }
 
+// observe writes qpos without the root's x, qvel and the touch sensors.
 func (h *hopper) observe(p *Physics, o []float32) {
 	o = put(o, p.D.Qpos[1:]...)
 	o = put(o, p.D.Qvel...)
-	for _, s := range h.touch {
-		o = put(o, math.Log1p(p.SensorData(s)[0]))
-	}
+	putTouch(p, o, h.touch)
 }

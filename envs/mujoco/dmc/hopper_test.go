@@ -2,8 +2,9 @@ package dmc
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
 // TestHopperSpec: frame skip 4 (0.02 s of 0.005 s steps), four actuators, and the
@@ -11,10 +12,11 @@ import (
 func TestHopperSpec(t *testing.T) {
 	for _, id := range []string{"HopperStand-v1", "HopperHop-v1"} {
 		e, spec := makeEnv(t, id, nil, 0)
-		if spec.FrameSkip != 4 || e.Physics().M.Timestep != 0.005 || spec.ActionSpace.Size() != 4 {
-			t.Errorf("%s: frame skip %d, timestep %g, %d actions", id, spec.FrameSkip, e.Physics().M.Timestep, spec.ActionSpace.Size())
+		checkTiming(t, e, spec, 4, 0.005, 20)
+		if spec.ActionSpace.Size() != 4 {
+			t.Errorf("%s: %d actions, want 4", id, spec.ActionSpace.Size())
 		}
-		wantLayoutB(t, spec, []string{"position", "velocity", "touch"}, []int{6, 7, 2})
+		checkLayout(t, spec, "position:6", "velocity:7", "touch:2")
 	}
 }
 
@@ -23,20 +25,14 @@ func TestHopperSpec(t *testing.T) {
 func TestHopperObservation(t *testing.T) {
 	e, spec := makeEnv(t, "HopperHop-v1", nil, 4)
 	p := e.Physics()
-	rng := rand.New(rand.NewPCG(2, 2))
 	touched := false
-	e.Reset()
-	for step := range 150 {
-		if step > 0 {
-			e.Step(randomAction(rng, spec))
-		}
-		obs, _ := observe(t, e, spec)
-		wantEntryB(t, spec, obs, "position", p.D.Qpos[1:]...)
-		wantEntryB(t, spec, obs, "velocity", p.D.Qvel...)
-		toe, heel := sensorValuesB(t, p, "touch_toe")[0], sensorValuesB(t, p, "touch_heel")[0]
-		wantEntryB(t, spec, obs, "touch", math.Log1p(toe), math.Log1p(heel))
-		touched = touched || toe > 0 || heel > 0
-	}
+	rollout(t, e, spec, 150, 150, 2, nil, func(obs []float32) {
+		checkEntry(t, spec, obs, "position", p.D.Qpos[1:]...)
+		checkEntry(t, spec, obs, "velocity", p.D.Qvel...)
+		touch := sensorValues(t, p, "touch_toe", "touch_heel")
+		checkEntry(t, spec, obs, "touch", mapped(math.Log1p, touch)...)
+		touched = touched || touch[0] > 0 || touch[1] > 0
+	})
 	if !touched {
 		t.Errorf("the touch sensors never read anything in 150 steps")
 	}
@@ -48,12 +44,12 @@ func TestHopperReset(t *testing.T) {
 	e, _ := makeEnv(t, "HopperStand-v1", nil, 9)
 	p := e.Physics()
 	ranges := map[string][2]float64{"waist": {-30, 30}, "hip": {-170, 10}, "knee": {5, 150}, "ankle": {-45, 45}}
-	rooty := jointAtB(t, p, "rooty")
+	rooty := mustJoint(t, p, "rooty")
 	spread := 0.0
 	for range 100 {
 		e.Reset()
 		q := p.D.Qpos
-		if q[jointAtB(t, p, "rootx").Qpos] != 0 || q[jointAtB(t, p, "rootz").Qpos] != 0 {
+		if q[mustJoint(t, p, "rootx").Qpos] != 0 || q[mustJoint(t, p, "rootz").Qpos] != 0 {
 			t.Fatalf("root slides moved: %v", q[:2])
 		}
 		if math.Abs(q[rooty.Qpos]) > math.Pi {
@@ -61,7 +57,7 @@ func TestHopperReset(t *testing.T) {
 		}
 		spread = max(spread, math.Abs(q[rooty.Qpos]))
 		for name, r := range ranges {
-			if v := q[jointAtB(t, p, name).Qpos] * 180 / math.Pi; v < r[0]-1e-9 || v > r[1]+1e-9 {
+			if v := q[mustJoint(t, p, name).Qpos] * 180 / math.Pi; v < r[0]-1e-9 || v > r[1]+1e-9 {
 				t.Fatalf("%s = %g degrees, outside %v", name, v, r)
 			}
 		}
@@ -95,26 +91,20 @@ func TestHopperReward(t *testing.T) {
 		for _, e := range []*Env{stand, hop} {
 			p := e.Physics()
 			q := make([]float64, p.M.NQ)
-			q[jointAtB(t, p, "rooty").Qpos], q[jointAtB(t, p, "knee").Qpos] = s.pitch, s.knee
+			q[mustJoint(t, p, "rooty").Qpos], q[mustJoint(t, p, "knee").Qpos] = s.pitch, s.knee
 			v := make([]float64, p.M.NV)
-			v[jointAtB(t, p, "rootx").Qvel] = s.vx
-			setStateB(t, p, q, v, s.ctrl)
-			height := p.D.Xipos[3*bodyIDB(t, p, "torso")+2] - p.D.Xipos[3*bodyIDB(t, p, "foot")+2]
+			v[mustJoint(t, p, "rootx").Qvel] = s.vx
+			got := rewardAt(t, e, q, v, s.ctrl)
+			height := p.D.Xipos[3*mustID(t, p, mujoco.ObjBody, "torso")+2] - p.D.Xipos[3*mustID(t, p, mujoco.ObjBody, "foot")+2]
 			standing := 0.0
 			if height >= 0.6 && height <= 2 {
 				standing = 1
 			}
-			var want float64
+			want := standing * smallControlByHand(s.ctrl...)
 			if e == hop {
-				want = standing * linearTolB(s.vx, 2, math.Inf(1), 1, 0.5)
-			} else {
-				mean := 0.0
-				for _, u := range s.ctrl {
-					mean += max(0, 1-u*u) / 4
-				}
-				want = standing * (4 + mean) / 5
+				want = standing * linearTol(s.vx, 2, math.Inf(1), 1, 0.5)
 			}
-			nearB(t, e.t.spec.TaskID+" reward", e.logic.reward(p), want)
+			checkNear(t, e.t.spec.TaskID+" reward", got, want)
 		}
 	}
 }

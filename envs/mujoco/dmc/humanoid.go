@@ -31,22 +31,27 @@ import (
 // velocity (qvel, 27). HumanoidRunPureState-v1: position (qpos, 28), velocity (qvel,
 // 27).
 func init() {
-	def := humanoidDef{
-		domain: "humanoid", frameSkip: 5, torso: "torso", uprightCol: 2, velocity: "torso_subtreelinvel",
+	body := humanoidBody{
+		domain: "humanoid", torso: "torso", uprightCol: 2, velocity: "torso_subtreelinvel",
 		extremities: []string{"left_hand", "left_foot", "right_hand", "right_foot"},
 	}
-	def.register("stand", 0, false)
-	def.register("walk", humanoidWalkSpeed, false)
-	def.register("run", humanoidRunSpeed, false)
-	def.register("run_pure_state", humanoidRunSpeed, true)
+	register(
+		suiteTask("humanoid", "stand", 5, newHumanoid(body, 0, false)),
+		suiteTask("humanoid", "walk", 5, newHumanoid(body, humanoidWalkSpeed, false)),
+		suiteTask("humanoid", "run", 5, newHumanoid(body, humanoidRunSpeed, false)),
+		suiteTask("humanoid", "run_pure_state", 5, newHumanoid(body, humanoidRunSpeed, true)),
+	)
 }
 
+// The humanoids' head height for standing and their walking and running speeds.
 const (
 	humanoidStandHeight = 1.4
 	humanoidWalkSpeed   = 1
 	humanoidRunSpeed    = 10
 )
 
+// The humanoids' reward terms: the head's height, the torso's uprightness and (stand)
+// the centre of mass' horizontal speed.
 var (
 	humanoidStanding = Tol{Lower: humanoidStandHeight, Upper: math.Inf(1), Margin: humanoidStandHeight / 4, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 	humanoidUpright  = Tol{Lower: 0.9, Upper: math.Inf(1), Margin: 1.9, Sigmoid: Linear, ValueAtMargin: 0}
@@ -58,28 +63,24 @@ func humanoidMove(speed float64) Tol {
 	return Tol{Lower: speed, Upper: math.Inf(1), Margin: speed, Sigmoid: Linear, ValueAtMargin: 0}
 }
 
-// humanoidDef is what the humanoid and humanoid_CMU domains differ in: the body whose
+// humanoidBody is what the humanoid and humanoid_CMU domains differ in: the body whose
 // frame the features use, the column of its xmat row z that measures uprightness
 // (humanoid: zz; CMU: zy), the centre-of-mass velocity sensor and the four
 // extremities.
-type humanoidDef struct {
+type humanoidBody struct {
 	domain      string
-	frameSkip   int
 	torso       string
 	uprightCol  int
 	velocity    string
 	extremities []string
 }
 
-func (d humanoidDef) register(task string, speed float64, pure bool) {
-	register(&taskDef{domain: d.domain, task: task, frameSkip: d.frameSkip, model: suiteModel(d.domain),
-		newLogic: func(p *Physics, _ taskOptions) (logic, error) { return d.newLogic(p, speed, pure) }})
-}
-
+// humanoid is one env's logic of the humanoid and humanoid_CMU tasks.
 type humanoid struct {
 	plainControl
 	noTermination
-	def         humanoidDef
+	domain      string
+	uprightCol  int
 	speed       float64
 	pure        bool
 	torso, head int
@@ -87,35 +88,42 @@ type humanoid struct {
 	vel         Sensor
 }
 
-func (d humanoidDef) newLogic(p *Physics, speed float64, pure bool) (logic, error) {
-	r := &nameResolver{p: p, domain: d.domain}
-	h := &humanoid{def: d, speed: speed, pure: pure, torso: r.id(mujoco.ObjBody, d.torso), head: r.id(mujoco.ObjBody, "head"), vel: r.sensor(d.velocity)}
-	for _, name := range d.extremities {
-		h.extremities = append(h.extremities, r.id(mujoco.ObjBody, name))
+// newHumanoid makes the logic of a task of the body's domain: standing still (speed
+// 0) or moving at speed, observed by features or (pure) as the plain state.
+func newHumanoid(body humanoidBody, speed float64, pure bool) logicFactory {
+	return func(p *Physics, _ taskOptions) (logic, error) {
+		r := newResolver(p, body.domain)
+		h := &humanoid{domain: body.domain, uprightCol: body.uprightCol, speed: speed, pure: pure,
+			torso: r.id(mujoco.ObjBody, body.torso), head: r.id(mujoco.ObjBody, "head"),
+			extremities: r.ids(mujoco.ObjBody, body.extremities...), vel: r.sensor(body.velocity)}
+		return h, r.err()
 	}
-	return h, r.failed()
 }
 
+// initEpisode draws a random contact-free pose.
 func (h *humanoid) initEpisode(p *Physics) error {
-	return randomStartWithoutContacts(p, h.def.domain)
+	return randomStartWithoutContacts(p, h.domain)
 }
 
-func (h *humanoid) headHeight(p *Physics) float64 { return p.Xpos[3*h.head+2] }
+// headHeight is the head's z.
+func (h *humanoid) headHeight(p *Physics) float64 { return vec3(p.Xpos, h.head)[2] }
 
+// reward is small control times standing times upright times the motion term.
 func (h *humanoid) reward(p *Physics) float64 {
-	stand := humanoidStanding.Of(h.headHeight(p)) * humanoidUpright.Of(p.Xmat[9*h.torso+6+h.def.uprightCol])
+	stand := humanoidStanding.Of(h.headHeight(p)) * humanoidUpright.Of(mat3(p.Xmat, h.torso)[6+h.uprightCol])
 	v := p.SensorData(h.vel)
 	if h.speed == 0 {
 		dontMove := (humanoidDontMove.Of(v[0]) + humanoidDontMove.Of(v[1])) / 2
 		return smallControl(p) * stand * dontMove
 	}
-	move := humanoidMove(h.speed).Of(euclidNorm(v[0], v[1]))
+	move := humanoidMove(h.speed).Of(norm(v[0], v[1]))
 	return smallControl(p) * stand * (5*move + 1) / 6
 }
 
+// layout is the plain state (pure) or the suite's features.
 func (h *humanoid) layout(p *Physics) []envpool.ObsField {
 	if h.pure {
-		return []envpool.ObsField{field("position", p.M.NQ), field("velocity", p.M.NV)}
+		return qposQvelObs{}.layout(p)
 	}
 	return []envpool.ObsField{
 		field("joint_angles", p.M.NQ-7), field("head_height", 1), field("extremities", 3*len(h.extremities)),
@@ -123,17 +131,18 @@ func (h *humanoid) layout(p *Physics) []envpool.ObsField {
 	}
 }
 
+// observe writes the plain state (pure) or the features: the extremities relative to
+// the torso in its frame, and the torso's xmat row z.
 func (h *humanoid) observe(p *Physics, o []float32) {
 	if h.pure {
-		o = put(o, p.D.Qpos...)
-		put(o, p.D.Qvel...)
+		qposQvelObs{}.observe(p, o)
 		return
 	}
 	o = put(o, p.D.Qpos[7:]...)
 	o = put(o, h.headHeight(p))
-	frame, origin := p.Xmat[9*h.torso:9*h.torso+9], p.Xpos[3*h.torso:3*h.torso+3]
+	frame, origin := mat3(p.Xmat, h.torso), vec3(p.Xpos, h.torso)
 	for _, b := range h.extremities {
-		v := vecInFrame(vecSub3(p.Xpos[3*b:3*b+3], origin), frame)
+		v := vecInFrame(vecSub3(vec3(p.Xpos, b), origin), frame)
 		o = put(o, v[:]...)
 	}
 	o = put(o, frame[6:9]...)

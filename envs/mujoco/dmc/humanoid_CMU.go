@@ -21,10 +21,12 @@ package dmc
 // torso_vertical (the thorax's xmat row z, 3), com_velocity (thorax_subtreelinvel, 3),
 // velocity (qvel, 62).
 func init() {
-	def := humanoidDef{
-		domain: "humanoid_CMU", frameSkip: 10, torso: "thorax", uprightCol: 1, velocity: "thorax_subtreelinvel",
+	body := humanoidBody{
+		domain: "humanoid_CMU", torso: "thorax", uprightCol: 1, velocity: "thorax_subtreelinvel",
 		extremities: []string{"lhand", "lfoot", "rhand", "rfoot"},
 	}
-	def.register("stand", 0, false)
-	def.register("run", humanoidRunSpeed, false)
+	register(
+		suiteTask("humanoid_CMU", "stand", 10, newHumanoid(body, 0, false)),
+		suiteTask("humanoid_CMU", "run", 10, newHumanoid(body, humanoidRunSpeed, false)),
+	)
 }

@@ -1,6 +1,7 @@
 package dmc
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -14,6 +15,7 @@ type humanoidCase struct {
 	stand, run  string // task ids
 	frameSkip   int
 	timestep    float64
+	seconds     float64 // the suite's time limit
 	torso       string
 	uprightCol  int
 	sensor      string
@@ -22,10 +24,11 @@ type humanoidCase struct {
 	rootZ       float64
 }
 
+// The two humanoid domains as their tests see them.
 var (
-	humanoidCase21 = humanoidCase{"HumanoidStand-v1", "HumanoidRun-v1", 5, 0.005, "torso", 2, "torso_subtreelinvel",
+	humanoidCase21 = humanoidCase{"HumanoidStand-v1", "HumanoidRun-v1", 5, 0.005, 25, "torso", 2, "torso_subtreelinvel",
 		[]string{"left_hand", "left_foot", "right_hand", "right_foot"}, 28, 27, 21, 1.5}
-	humanoidCaseCMU = humanoidCase{"HumanoidCMUStand-v1", "HumanoidCMURun-v1", 10, 0.002, "thorax", 1, "thorax_subtreelinvel",
+	humanoidCaseCMU = humanoidCase{"HumanoidCMUStand-v1", "HumanoidCMURun-v1", 10, 0.002, 20, "thorax", 1, "thorax_subtreelinvel",
 		[]string{"lhand", "lfoot", "rhand", "rfoot"}, 63, 62, 56, 1}
 )
 
@@ -39,16 +42,16 @@ func TestHumanoidSpec(t *testing.T) {
 		}
 		for _, id := range ids {
 			e, spec := makeEnv(t, id, nil, 0)
-			p := e.Physics()
-			if spec.FrameSkip != c.frameSkip || p.M.Timestep != c.timestep || spec.ActionSpace.Size() != c.nu {
-				t.Errorf("%s: frame skip %d, timestep %g, %d actions", id, spec.FrameSkip, p.M.Timestep, spec.ActionSpace.Size())
+			checkTiming(t, e, spec, c.frameSkip, c.timestep, c.seconds)
+			if spec.ActionSpace.Size() != c.nu {
+				t.Errorf("%s: %d actions, want %d", id, spec.ActionSpace.Size(), c.nu)
 			}
-			wantLayoutB(t, spec, []string{"joint_angles", "head_height", "extremities", "torso_vertical", "com_velocity", "velocity"},
-				[]int{c.nq - 7, 1, 12, 3, 3, c.nv})
+			checkLayout(t, spec, fmt.Sprintf("joint_angles:%d", c.nq-7), "head_height:1", "extremities:12", "torso_vertical:3",
+				"com_velocity:3", fmt.Sprintf("velocity:%d", c.nv))
 		}
 	}
 	_, spec := makeEnv(t, "HumanoidRunPureState-v1", nil, 0)
-	wantLayoutB(t, spec, []string{"position", "velocity"}, []int{28, 27})
+	checkLayout(t, spec, "position:28", "velocity:27")
 }
 
 // TestHumanoidObservation: the features against the physics state, the extremities
@@ -57,40 +60,35 @@ func TestHumanoidObservation(t *testing.T) {
 	for _, c := range []humanoidCase{humanoidCase21, humanoidCaseCMU} {
 		e, spec := makeEnv(t, c.run, nil, 5)
 		p := e.Physics()
-		torso, head := bodyIDB(t, p, c.torso), bodyIDB(t, p, "head")
-		statesB(t, e, spec, 12, 6, 7, func(obs []float32) {
+		torso, head := mustID(t, p, mujoco.ObjBody, c.torso), mustID(t, p, mujoco.ObjBody, "head")
+		rollout(t, e, spec, 12, 6, 7, nil, func(obs []float32) {
 			xpos, xmat := p.D.Float64s("xpos"), p.D.Float64s("xmat")
 			r := xmat[9*torso : 9*torso+9]
 			var ext []float64
 			for _, name := range c.extremities {
-				b := bodyIDB(t, p, name)
+				b := mustID(t, p, mujoco.ObjBody, name)
 				var w [3]float64
 				for k := range 3 {
 					w[k] = xpos[3*b+k] - xpos[3*torso+k]
 				}
-				local := [3]float64{
-					r[0]*w[0] + r[3]*w[1] + r[6]*w[2],
-					r[1]*w[0] + r[4]*w[1] + r[7]*w[2],
-					r[2]*w[0] + r[5]*w[1] + r[8]*w[2],
-				}
-				nearB(t, name+" distance", math.Sqrt(local[0]*local[0]+local[1]*local[1]+local[2]*local[2]),
-					math.Sqrt(w[0]*w[0]+w[1]*w[1]+w[2]*w[2]))
-				ext = append(ext, local[:]...)
+				local := inFrame(r, w[:]...)
+				checkNear(t, name+" distance", norm(local...), norm(w[:]...))
+				ext = append(ext, local...)
 			}
-			wantEntryB(t, spec, obs, "joint_angles", p.D.Qpos[7:]...)
-			wantEntryB(t, spec, obs, "head_height", xpos[3*head+2])
-			wantEntryB(t, spec, obs, "extremities", ext...)
-			wantEntryB(t, spec, obs, "torso_vertical", r[6], r[7], r[8])
-			wantEntryB(t, spec, obs, "com_velocity", sensorValuesB(t, p, c.sensor)...)
-			wantEntryB(t, spec, obs, "velocity", p.D.Qvel...)
+			checkEntry(t, spec, obs, "joint_angles", p.D.Qpos[7:]...)
+			checkEntry(t, spec, obs, "head_height", xpos[3*head+2])
+			checkEntry(t, spec, obs, "extremities", ext...)
+			checkEntry(t, spec, obs, "torso_vertical", r[6], r[7], r[8])
+			checkEntry(t, spec, obs, "com_velocity", sensorValues(t, p, c.sensor)...)
+			checkEntry(t, spec, obs, "velocity", p.D.Qvel...)
 		})
 	}
 	e, spec := makeEnv(t, "HumanoidRunPureState-v1", nil, 5)
 	e.Reset()
 	e.Step(make([]float32, 21))
 	obs, _ := observe(t, e, spec)
-	wantEntryB(t, spec, obs, "position", e.Physics().D.Qpos...)
-	wantEntryB(t, spec, obs, "velocity", e.Physics().D.Qvel...)
+	checkEntry(t, spec, obs, "position", e.Physics().D.Qpos...)
+	checkEntry(t, spec, obs, "velocity", e.Physics().D.Qvel...)
 }
 
 // TestHumanoidReset: a reset leaves no contact, the root at its model position with a
@@ -111,7 +109,7 @@ func TestHumanoidReset(t *testing.T) {
 			if q[0] != 0 || q[1] != 0 || q[2] != c.rootZ {
 				t.Fatalf("%s: root position %v", c.stand, q[:3])
 			}
-			nearB(t, "root quaternion norm", math.Sqrt(q[3]*q[3]+q[4]*q[4]+q[5]*q[5]+q[6]*q[6]), 1)
+			checkNear(t, "root quaternion norm", norm(q[3:7]...), 1)
 			if min(q[3], q[4], q[5], q[6]) < 0 {
 				t.Fatalf("%s: root quaternion %v has a negative entry (the suite draws it from rand(4))", c.stand, q[3:7])
 			}
@@ -160,27 +158,23 @@ func TestHumanoidReward(t *testing.T) {
 				for i := range ctrl {
 					ctrl[i] = s.u * float64(i%3-1) // -u, 0, u, ...
 				}
-				setStateB(t, p, q, v, ctrl)
+				got := rewardAt(t, e, q, v, ctrl)
 				xpos, xmat := p.D.Float64s("xpos"), p.D.Float64s("xmat")
-				torso := bodyIDB(t, p, c.torso)
-				vel := sensorValuesB(t, p, c.sensor)
-				nearB(t, "com velocity x", vel[0], s.vx)
-				nearB(t, "com velocity y", vel[1], s.vy)
-				standing := gaussianTolB(xpos[3*bodyIDB(t, p, "head")+2], 1.4, math.Inf(1), 0.35)
-				upright := linearTolB(xmat[9*torso+6+c.uprightCol], 0.9, math.Inf(1), 1.9, 0)
-				small := 0.0
-				for _, u := range ctrl {
-					small += max(0, 1-u*u)
-				}
-				small = (4 + small/float64(len(ctrl))) / 5
+				torso := mustID(t, p, mujoco.ObjBody, c.torso)
+				vel := sensorValues(t, p, c.sensor)
+				checkNear(t, "com velocity x", vel[0], s.vx)
+				checkNear(t, "com velocity y", vel[1], s.vy)
+				standing := gaussianTol(xpos[3*mustID(t, p, mujoco.ObjBody, "head")+2], 1.4, math.Inf(1), 0.35)
+				upright := linearTol(xmat[9*torso+6+c.uprightCol], 0.9, math.Inf(1), 1.9, 0)
+				small := smallControlByHand(ctrl...)
 				var want float64
 				if e == stand {
-					want = small * standing * upright * (gaussianTolB(s.vx, 0, 0, 2) + gaussianTolB(s.vy, 0, 0, 2)) / 2
+					want = small * standing * upright * (gaussianTol(s.vx, 0, 0, 2) + gaussianTol(s.vy, 0, 0, 2)) / 2
 				} else {
-					move := linearTolB(math.Hypot(s.vx, s.vy), 10, math.Inf(1), 10, 0)
+					move := linearTol(math.Hypot(s.vx, s.vy), 10, math.Inf(1), 10, 0)
 					want = small * standing * upright * (5*move + 1) / 6
 				}
-				nearB(t, e.t.spec.TaskID+" reward", e.logic.reward(p), want)
+				checkNear(t, e.t.spec.TaskID+" reward", got, want)
 			}
 		}
 	}

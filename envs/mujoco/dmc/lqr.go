@@ -48,11 +48,7 @@ const (
 
 // lqrModel is the suite's _make_model for n bodies, the first k actuated.
 func lqrModel(n, k int) func(taskOptions) ([]byte, error) {
-	return func(taskOptions) ([]byte, error) {
-		doc, err := ModelXML("lqr")
-		if err != nil {
-			return nil, err
-		}
+	return editedModel("lqr", func(doc []byte) ([]byte, error) {
 		var chain, actuators, tendons strings.Builder
 		for b := range n {
 			pos := ".25 0 0"
@@ -69,62 +65,63 @@ func lqrModel(n, k int) func(taskOptions) ([]byte, error) {
 			}
 		}
 		chain.WriteString(strings.Repeat("</body>", n))
-		if doc, err = appendToElement(doc, "worldbody", chain.String()); err != nil {
+		doc, err := appendToElement(doc, "worldbody", "", chain.String())
+		if err != nil {
 			return nil, err
 		}
-		return appendToElement(doc, "mujoco", "<actuator>"+actuators.String()+"</actuator><tendon>"+tendons.String()+"</tendon>\n")
-	}
+		return appendToElement(doc, "mujoco", "", "<actuator>"+actuators.String()+"</actuator><tendon>"+tendons.String()+"</tendon>\n")
+	})
 }
 
+// lqr is one env's logic of the lqr tasks.
 type lqr struct {
 	plainControl
 	qposQvelObs
 	act []float64
 }
 
-func newLQR(n int) func(*Physics, taskOptions) (logic, error) {
+// newLQR makes the logic of an n-body chain. It draws the joints' stiffness and
+// damping into the env's model copy, once per env, as the suite draws them once per
+// environment.
+func newLQR(n int) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
+		r := newResolver(p, "lqr")
+		joints := make([]int, n)
+		for b := range joints {
+			joints[b] = r.id(mujoco.ObjJoint, fmt.Sprintf("joint_%d", b))
+		}
+		if err := r.err(); err != nil {
+			return nil, err
+		}
 		stiffness, damping := p.M.Float64s("jnt_stiffness"), p.M.Float64s("dof_damping")
-		for b := range n {
-			j, err := p.ID(mujoco.ObjJoint, fmt.Sprintf("joint_%d", b))
-			if err != nil {
-				return nil, mustBeNamed("lqr", err)
-			}
+		for _, j := range joints {
 			stiffness[j] = p.Uniform(lqrStiffnessLo, lqrStiffnessHi)
-			damping[p.M.Int32s("jnt_dofadr")[j]] = p.Uniform(lqrDampingLo, lqrDampingHi)
+			damping[p.jointAt(j).Qvel] = p.Uniform(lqrDampingLo, lqrDampingHi)
 		}
 		return &lqr{act: p.D.Float64s("act")}, nil
 	}
 }
 
+// initEpisode puts qpos at norm sqrt(2) in a uniformly random direction.
 func (l *lqr) initEpisode(p *Physics) error {
 	q := p.D.Qpos
 	for i := range q {
 		q[i] = p.Normal()
 	}
-	scale := math.Sqrt2 / euclidNorm(q...)
+	scale := math.Sqrt2 / norm(q...)
 	for i := range q {
 		q[i] *= scale
 	}
 	return nil
 }
 
-// sumSquares returns the sum of the squares of the values of all the slices.
-func sumSquares(vs ...[]float64) float64 {
-	s := 0.0
-	for _, v := range vs {
-		for _, x := range v {
-			s += x * x
-		}
-	}
-	return s
-}
-
+// reward is 1 minus the quadratic state and control cost.
 func (l *lqr) reward(p *Physics) float64 {
 	return 1 - (0.5*sumSquares(p.D.Qpos) + lqrControlCost*0.5*sumSquares(p.D.Ctrl))
 }
 
-// terminal: the norm of the physics state (qpos, qvel, act) is below the tolerance.
+// terminal reports whether the norm of the physics state (qpos, qvel, act) is below
+// the tolerance: the chain has come to rest at the origin.
 func (l *lqr) terminal(p *Physics) bool {
 	return math.Sqrt(sumSquares(p.D.Qpos, p.D.Qvel, l.act)) < lqrTerminalTol
 }

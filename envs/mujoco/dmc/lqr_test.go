@@ -59,7 +59,8 @@ func TestLqrModels(t *testing.T) {
 		if slices.ContainsFunc(m.Float64s("dof_damping"), func(d float64) bool { return d != 0 }) {
 			t.Errorf("%s: damping %v, want 0", c.id, m.Float64s("dof_damping"))
 		}
-		checkSpec(t, spec, 1, []string{fmt.Sprintf("position:%d", c.n), fmt.Sprintf("velocity:%d", c.n)})
+		checkTiming(t, e, spec, 1, 0.03, 30)
+		checkLayout(t, spec, fmt.Sprintf("position:%d", c.n), fmt.Sprintf("velocity:%d", c.n))
 	}
 }
 
@@ -71,7 +72,7 @@ func TestLqrReset(t *testing.T) {
 	var firsts []float64
 	for range 10 {
 		e.Reset()
-		if n := euclidNorm(p.D.Qpos...); math.Abs(n-math.Sqrt2) > 1e-12 {
+		if n := norm(p.D.Qpos...); !near(n, math.Sqrt2, 1e-12) {
 			t.Fatalf("|qpos| = %g, want sqrt 2", n)
 		}
 		if slices.ContainsFunc(p.D.Qvel, func(v float64) bool { return v != 0 }) {
@@ -97,7 +98,7 @@ func TestLqrRewardAndTermination(t *testing.T) {
 	copy(p.D.Qpos, q)
 	p.D.Ctrl[0], p.D.Ctrl[1] = 2, -3
 	want := 1 - (0.5*(0.01+0.04+0.09+0.25+1) + 0.1*0.5*(4+9))
-	if r := e.logic.reward(p); math.Abs(r-want) > 1e-12 {
+	if r := e.logic.reward(p); !near(r, want, 1e-12) {
 		t.Errorf("reward %g, want %g", r, want)
 	}
 	p.D.Qpos[5] = 3
@@ -119,9 +120,7 @@ func TestLqrRewardAndTermination(t *testing.T) {
 	// episode with discount 0.
 	clear(p.D.Qpos)
 	clear(p.D.Qvel)
-	if err := p.Forward(); err != nil {
-		t.Fatal(err)
-	}
+	forward(t, p)
 	r := e.Step(make([]float32, spec.ActionSpace.Size()))
 	_, info := observe(t, e, spec)
 	if !r.Terminated || r.Reward != 1 || info[0] != 0 || info[1] != StepLast {

@@ -1,7 +1,6 @@
 package dmc
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/rlpool/rlpool/envpool"
@@ -54,32 +53,24 @@ const (
 	manipulatorPInTarget = 0.1
 )
 
-// maxArmStartTries bounds the planar arm domains' search for a collision-free start;
-// the suite loops without bound.
-const maxArmStartTries = 100000
-
 // manipulatorModel is the suite's make_model: the file without the unused props.
 func manipulatorModel(peg, insert bool) func(taskOptions) ([]byte, error) {
-	return func(taskOptions) ([]byte, error) {
-		doc, err := ModelXML("manipulator")
-		if err != nil {
-			return nil, err
-		}
+	return editedModel("manipulator", func(doc []byte) ([]byte, error) {
 		keep := map[string]bool{"ball": !peg, "target_ball": !peg, "cup": !peg && insert,
 			"peg": peg, "target_peg": peg, "slot": peg && insert}
+		var removed []string
 		for _, prop := range []string{"ball", "target_ball", "cup", "peg", "target_peg", "slot"} {
 			if !keep[prop] {
-				if doc, err = removeNamedElements(doc, "body", prop); err != nil {
-					return nil, err
-				}
+				removed = append(removed, prop)
 			}
 		}
-		return doc, nil
-	}
+		return removeNamedElements(doc, "body", removed...)
+	})
 }
 
 // planarArm is what the manipulator and stacker domains share: the arm's joints, its
-// hand's body and sites, the touch sensors, and the observations built from them.
+// hand's body, the touch sensors, the start search and the observations built from
+// them.
 type planarArm struct {
 	domain        string
 	joints        []Joint // the suite's _ARM_JOINTS order
@@ -93,21 +84,13 @@ type planarArm struct {
 // planarArmJoints is the suite's _ARM_JOINTS.
 var planarArmJoints = []string{"arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "finger", "fingertip", "thumb", "thumbtip"}
 
-func newPlanarArm(p *Physics, domain string) (planarArm, error) {
-	a := planarArm{domain: domain, xquat: p.D.Float64s("xquat")}
-	var err error
-	if a.joints, err = p.Joints(planarArmJoints...); err != nil {
-		return a, mustBeNamed(domain, err)
-	}
+// newPlanarArm resolves the arm's names with the domain's resolver.
+func newPlanarArm(p *Physics, r *resolver) planarArm {
+	a := planarArm{domain: r.domain, xquat: p.D.Float64s("xquat"),
+		joints: r.joints(planarArmJoints...), jointIDs: r.ids(mujoco.ObjJoint, planarArmJoints...), hand: r.id(mujoco.ObjBody, "hand"),
+		touch: r.sensors("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch")}
 	a.finger, a.thumb = a.joints[4], a.joints[6]
-	if a.jointIDs, err = p.Names(mujoco.ObjJoint, planarArmJoints...); err != nil {
-		return a, mustBeNamed(domain, err)
-	}
-	if a.hand, err = p.ID(mujoco.ObjBody, "hand"); err != nil {
-		return a, mustBeNamed(domain, err)
-	}
-	a.touch, err = p.Sensors("palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch")
-	return a, mustBeNamed(domain, err)
+	return a
 }
 
 // randomizeArm draws the arm's joint angles (limited joints in their range, others in
@@ -124,22 +107,13 @@ func (a *planarArm) randomizeArm(p *Physics) {
 	p.D.Qpos[a.finger.Qpos] = p.D.Qpos[a.thumb.Qpos]
 }
 
-// searchStart repeats place (which sets a candidate initial state) until a forward pass
-// with actuation disabled finds no contact.
+// searchStart draws the arm and then calls place (which sets the rest of a candidate
+// initial state), until nothing touches.
 func (a *planarArm) searchStart(p *Physics, place func() error) error {
-	for range maxArmStartTries {
+	return startWithoutContacts(p, a.domain, maxStartTries, func() error {
 		a.randomizeArm(p)
-		if err := place(); err != nil {
-			return err
-		}
-		if err := p.forwardPassive(); err != nil {
-			return err
-		}
-		if p.D.NCon() == 0 {
-			return nil
-		}
-	}
-	return fmt.Errorf("dmc: %s: no collision-free start in %d tries", a.domain, maxArmStartTries)
+		return place()
+	})
 }
 
 // armLayout is the observation's first entries: arm_pos, arm_vel, touch.
@@ -156,31 +130,24 @@ func (a *planarArm) putArm(p *Physics, o []float32) []float32 {
 	for _, j := range a.joints {
 		o = put(o, p.D.Qvel[j.Qvel])
 	}
-	for _, s := range a.touch {
-		o = put(o, math.Log1p(p.SensorData(s)[0]))
-	}
-	return o
+	return putTouch(p, o, a.touch)
 }
 
 // putPose2D writes the suite's body_2d_pose of a body: its x and z, then (with
 // orientation) the w and y of its orientation quaternion.
 func (a *planarArm) putPose2D(p *Physics, o []float32, body int, orientation bool) []float32 {
-	o = put(o, p.Xpos[3*body], p.Xpos[3*body+2])
+	pos := vec3(p.Xpos, body)
+	o = put(o, pos[0], pos[2])
 	if orientation {
 		o = put(o, a.xquat[4*body], a.xquat[4*body+2])
 	}
 	return o
 }
 
-// siteDistance is the Euclidean distance between two sites.
-func siteDistance(p *Physics, s1, s2 int) float64 {
-	a, b := p.SiteXpos[3*s1:3*s1+3], p.SiteXpos[3*s2:3*s2+3]
-	return euclidNorm(a[0]-b[0], a[1]-b[1], a[2]-b[2])
-}
-
 // manipulatorCloseTol is the suite's _is_close.
 var manipulatorCloseTol = Tol{Lower: 0, Upper: manipulatorClose, Margin: 2 * manipulatorClose, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 
+// manipulator is one env's logic of the manipulator tasks.
 type manipulator struct {
 	plainControl
 	noTermination
@@ -197,45 +164,27 @@ type manipulator struct {
 	pegTip, targetPegTip      int
 }
 
-func newManipulator(peg, insert bool) func(*Physics, taskOptions) (logic, error) {
+// newManipulator makes the logic of a task with a peg (else a ball) to bring or
+// insert.
+func newManipulator(peg, insert bool) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		arm, err := newPlanarArm(p, "manipulator")
-		if err != nil {
-			return nil, err
-		}
-		m := &manipulator{planarArm: arm, peg: peg, insert: insert, receptacle: -1}
+		r := newResolver(p, "manipulator")
 		prop, target, receptacle := "ball", "target_ball", "cup"
 		if peg {
 			prop, target, receptacle = "peg", "target_peg", "slot"
 		}
-		bodyNames := []string{prop, target}
+		m := &manipulator{planarArm: newPlanarArm(p, r), peg: peg, insert: insert,
+			object: r.id(mujoco.ObjBody, prop), target: r.id(mujoco.ObjBody, target), receptacle: -1,
+			objectJoints: r.joints(prop+"_x", prop+"_z", prop+"_y"),
+			grasp:        r.id(mujoco.ObjSite, "grasp"), propSite: r.id(mujoco.ObjSite, prop), targetSite: r.id(mujoco.ObjSite, target)}
 		if insert {
-			bodyNames = append(bodyNames, receptacle)
+			m.receptacle = r.id(mujoco.ObjBody, receptacle)
 		}
-		bodies, err := p.Names(mujoco.ObjBody, bodyNames...)
-		if err != nil {
-			return nil, mustBeNamed("manipulator", err)
-		}
-		m.object, m.target = bodies[0], bodies[1]
-		if insert {
-			m.receptacle = bodies[2]
-		}
-		if m.objectJoints, err = p.Joints(prop+"_x", prop+"_z", prop+"_y"); err != nil {
-			return nil, mustBeNamed("manipulator", err)
-		}
-		names := []string{"grasp", prop, target}
 		if peg {
-			names = append(names, "peg_grasp", "pinch", "peg_pinch", "peg_tip", "target_peg_tip")
+			m.pegGrasp, m.pinch, m.pegPinch = r.id(mujoco.ObjSite, "peg_grasp"), r.id(mujoco.ObjSite, "pinch"), r.id(mujoco.ObjSite, "peg_pinch")
+			m.pegTip, m.targetPegTip = r.id(mujoco.ObjSite, "peg_tip"), r.id(mujoco.ObjSite, "target_peg_tip")
 		}
-		sites, err := p.Names(mujoco.ObjSite, names...)
-		if err != nil {
-			return nil, mustBeNamed("manipulator", err)
-		}
-		m.grasp, m.propSite, m.targetSite = sites[0], sites[1], sites[2]
-		if peg {
-			m.pegGrasp, m.pinch, m.pegPinch, m.pegTip, m.targetPegTip = sites[3], sites[4], sites[5], sites[6], sites[7]
-		}
-		return m, nil
+		return m, r.err()
 	}
 }
 
@@ -247,6 +196,8 @@ func placeBody(p *Physics, body int, x, z, angle float64) {
 	quat[0], quat[2] = math.Cos(angle/2), math.Sin(angle/2)
 }
 
+// initEpisode draws the arm, the target (and receptacle) and the prop until nothing
+// touches.
 func (m *manipulator) initEpisode(p *Physics) error {
 	return m.searchStart(p, func() error {
 		tx, tz := p.Uniform(-0.4, 0.4), p.Uniform(0.1, 0.4)
@@ -264,7 +215,7 @@ func (m *manipulator) initEpisode(p *Physics) error {
 			if err := p.forwardPassive(); err != nil {
 				return err
 			}
-			g, mat := p.SiteXpos[3*m.grasp:], p.SiteXmat[9*m.grasp:]
+			g, mat := vec3(p.SiteXpos, m.grasp), mat3(p.SiteXmat, m.grasp)
 			ox, oz = g[0], g[2]
 			oa = math.Pi - math.Atan2(mat[6], mat[0])
 		case u < manipulatorPInHand+manipulatorPInTarget:
@@ -280,20 +231,25 @@ func (m *manipulator) initEpisode(p *Physics) error {
 	})
 }
 
+// reward is close(prop, target) for a ball; for a peg the better of bringing it and a
+// third of grasping it.
 func (m *manipulator) reward(p *Physics) float64 {
-	closeTo := func(s1, s2 int) float64 { return manipulatorCloseTol.Of(siteDistance(p, s1, s2)) }
+	isClose := func(s1, s2 int) float64 { return manipulatorCloseTol.Of(siteDistance(p, s1, s2)) }
 	if !m.peg {
-		return closeTo(m.propSite, m.targetSite)
+		return isClose(m.propSite, m.targetSite)
 	}
-	grasping := (closeTo(m.pegGrasp, m.grasp) + closeTo(m.pegPinch, m.pinch)) / 2
-	bringing := (closeTo(m.propSite, m.targetSite) + closeTo(m.targetPegTip, m.pegTip)) / 2
+	grasping := (isClose(m.pegGrasp, m.grasp) + isClose(m.pegPinch, m.pinch)) / 2
+	bringing := (isClose(m.propSite, m.targetSite) + isClose(m.targetPegTip, m.pegTip)) / 2
 	return max(bringing, grasping/3)
 }
 
+// layout is the arm's entries, hand_pos, object_pos, object_vel and target_pos.
 func (m *manipulator) layout(*Physics) []envpool.ObsField {
 	return append(m.armLayout(), field("hand_pos", 4), field("object_pos", 4), field("object_vel", 3), field("target_pos", 4))
 }
 
+// observe writes the arm, the hand's, prop's and target's poses and the prop's
+// velocities.
 func (m *manipulator) observe(p *Physics, o []float32) {
 	o = m.putArm(p, o)
 	o = m.putPose2D(p, o, m.hand, true)

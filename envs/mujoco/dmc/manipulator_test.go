@@ -3,13 +3,14 @@ package dmc
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// manipulatorTasks are the manipulator tasks with the props they keep, their model
+// sizes and the bodies their models lack.
 var manipulatorTasks = []struct {
 	id                       string
 	prop, target, receptacle string
@@ -42,7 +43,8 @@ func TestManipulatorModels(t *testing.T) {
 				t.Errorf("%s: %v", c.id, err)
 			}
 		}
-		checkSpec(t, spec, 10, want)
+		checkTiming(t, e, spec, 10, 0.001, 10)
+		checkLayout(t, spec, want...)
 	}
 }
 
@@ -59,19 +61,13 @@ func armObservation(t *testing.T, e *Env, obs []float32) {
 	}
 	checkEntry(t, spec, obs, "arm_pos", pos...)
 	checkEntry(t, spec, obs, "arm_vel", vel...)
-	var touch []float64
-	for _, name := range []string{"palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch"} {
-		s, err := p.Sensors(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		touch = append(touch, math.Log1p(p.SensorData(s[0])[0]))
-	}
-	checkEntry(t, spec, obs, "touch", touch...)
+	touch := sensorValues(t, p, "palm_touch", "finger_touch", "thumb_touch", "fingertip_touch", "thumbtip_touch")
+	checkEntry(t, spec, obs, "touch", mapped(math.Log1p, touch)...)
 	checkEntry(t, spec, obs, "hand_pos", pose2D(t, p, "hand")...)
 }
 
-// pose2D is a body's x, z and the w, y of its orientation quaternion.
+// pose2D is a body's x, z and the w, y of its orientation quaternion, for the
+// manipulator's and stacker's pose entries.
 func pose2D(t *testing.T, p *Physics, body string) []float64 {
 	b := mustID(t, p, mujoco.ObjBody, body)
 	q := p.D.Float64s("xquat")[4*b:]
@@ -83,22 +79,16 @@ func TestManipulatorObservation(t *testing.T) {
 	for _, c := range manipulatorTasks[:2] {
 		e, spec := makeEnv(t, c.id, nil, 4)
 		p := e.Physics()
-		rng := rand.New(rand.NewPCG(5, 6))
-		for range 2 {
-			e.Reset()
-			for range 20 {
-				obs, _ := observe(t, e, spec)
-				armObservation(t, e, obs)
-				checkEntry(t, spec, obs, "object_pos", pose2D(t, p, c.prop)...)
-				checkEntry(t, spec, obs, "target_pos", pose2D(t, p, c.target)...)
-				var v []float64
-				for _, axis := range []string{"_x", "_z", "_y"} {
-					v = append(v, p.D.Qvel[mustJoint(t, p, c.prop+axis).Qvel])
-				}
-				checkEntry(t, spec, obs, "object_vel", v...)
-				e.Step(randomAction(rng, spec))
+		rollout(t, e, spec, 40, 20, 5, nil, func(obs []float32) {
+			armObservation(t, e, obs)
+			checkEntry(t, spec, obs, "object_pos", pose2D(t, p, c.prop)...)
+			checkEntry(t, spec, obs, "target_pos", pose2D(t, p, c.target)...)
+			var v []float64
+			for _, axis := range []string{"_x", "_z", "_y"} {
+				v = append(v, p.D.Qvel[mustJoint(t, p, c.prop+axis).Qvel])
 			}
-		}
+			checkEntry(t, spec, obs, "object_vel", v...)
+		})
 	}
 }
 
@@ -161,14 +151,8 @@ func TestManipulatorReset(t *testing.T) {
 }
 
 // closeReward is the manipulator's close(d) by hand: 1 within 0.01, else the gaussian
-// 0.1^(x^2) of x = (d - 0.01) / 0.02.
-func closeReward(d float64) float64 {
-	if d <= 0.01 {
-		return 1
-	}
-	x := (d - 0.01) / 0.02
-	return math.Pow(0.1, x*x)
-}
+// fall-off over a margin of 0.02.
+func closeReward(d float64) float64 { return gaussianTol(d, 0, 0.01, 0.02) }
 
 // TestManipulatorReward: the prop placed at and beside the target earns close() of
 // the distances (the target bodies sit 1 mm off the plane, in y); a peg held in the
@@ -188,16 +172,14 @@ func TestManipulatorReward(t *testing.T) {
 		}
 		check := func(what string, ox, oz, oa, bring float64) float64 {
 			p.D.Qpos[x.Qpos], p.D.Qpos[z.Qpos], p.D.Qpos[angle.Qpos] = ox, oz, oa
-			if err := p.Forward(); err != nil {
-				t.Fatal(err)
-			}
+			forward(t, p)
 			want := bring
 			if c.prop == "peg" {
 				grasping := (closeReward(dist("peg_grasp", "grasp")) + closeReward(dist("peg_pinch", "pinch"))) / 2
 				want = max(want, grasping/3)
 			}
 			r := e.logic.reward(p)
-			if math.Abs(r-want) > 1e-6 {
+			if !near(r, want, 1e-6) {
 				t.Errorf("%s: %s: reward %g, want %g", c.id, what, r, want)
 			}
 			return r
@@ -215,5 +197,3 @@ func TestManipulatorReward(t *testing.T) {
 		}
 	}
 }
-
-func sq(x float64) float64 { return x * x }

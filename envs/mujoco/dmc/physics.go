@@ -1,7 +1,6 @@
 package dmc
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -25,7 +24,8 @@ type Physics struct {
 	SubtreeCom             []float64
 }
 
-// newPhysics wraps a model copy and its data.
+// newPhysics wraps a model copy and its data, with a generator seeded by the pool, and
+// takes the views of the arrays the tasks read.
 func newPhysics(m *mujoco.Model, d *mujoco.Data, seed int64, nSub int) *Physics {
 	return &Physics{
 		M: m, D: d, nSub: nSub,
@@ -78,16 +78,14 @@ func (p *Physics) forwardPassive() error {
 // state (the suite's physics.forward()).
 func (p *Physics) Forward() error { return p.D.Forward() }
 
-// finite reports whether qpos and qvel hold only finite values.
+// finite reports whether qpos and qvel hold only finite values: a step that leaves a
+// NaN or an infinity there has diverged, and the env ends the episode.
 func (p *Physics) finite() bool {
-	for _, v := range p.D.Qpos {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	for _, v := range p.D.Qvel {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
+	for _, v := range [2][]float64{p.D.Qpos, p.D.Qvel} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return false
+			}
 		}
 	}
 	return true
@@ -102,133 +100,13 @@ func (p *Physics) Normal() float64 { return p.rng.NormFloat64() }
 // Intn draws an integer in [0, n) with the env's generator.
 func (p *Physics) Intn(n int) int { return p.rng.IntN(n) }
 
-// RandomizeLimitedAndRotationalJoints is the suite's randomizers function of the same
-// name: a limited hinge or slide joint gets a uniform value in its range, a limited
-// ball joint a rotation about a random axis by an angle uniform in [0, range max], an
-// unlimited hinge an angle uniform in [-pi, pi], an unlimited ball or free joint a
-// random unit quaternion (a free joint keeps its position).
-func (p *Physics) RandomizeLimitedAndRotationalJoints() {
-	m := p.M
-	types, limited := m.Int32s("jnt_type"), m.Bytes("jnt_limited")
-	ranges, adr := m.Float64s("jnt_range"), m.Int32s("jnt_qposadr")
-	q := p.D.Qpos
-	for j := range types {
-		a := int(adr[j])
-		lo, hi := ranges[2*j], ranges[2*j+1]
-		switch typ := int(types[j]); {
-		case limited[j] != 0 && (typ == mujoco.JointHinge || typ == mujoco.JointSlide):
-			q[a] = p.Uniform(lo, hi)
-		case limited[j] != 0 && typ == mujoco.JointBall:
-			axis := [3]float64{p.Normal(), p.Normal(), p.Normal()}
-			n := math.Sqrt(axis[0]*axis[0] + axis[1]*axis[1] + axis[2]*axis[2])
-			angle := p.Uniform(0, hi)
-			s := math.Sin(angle / 2)
-			q[a], q[a+1], q[a+2], q[a+3] = math.Cos(angle/2), s*axis[0]/n, s*axis[1]/n, s*axis[2]/n
-		case typ == mujoco.JointHinge:
-			q[a] = p.Uniform(-math.Pi, math.Pi)
-		case typ == mujoco.JointBall || typ == mujoco.JointFree:
-			if typ == mujoco.JointFree {
-				a += 3
-			}
-			var quat [4]float64
-			n := 0.0
-			for i := range quat {
-				if typ == mujoco.JointBall {
-					quat[i] = p.Normal()
-				} else {
-					quat[i] = p.Uniform(0, 1)
-				}
-				n += quat[i] * quat[i]
-			}
-			n = math.Sqrt(n)
-			for i := range quat {
-				q[a+i] = quat[i] / n
-			}
-		}
-	}
-}
-
-// ID returns the id of a named model object (mujoco.ObjBody, ObjJoint, ObjSensor, ...);
-// tasks resolve their names once when an env is made.
-func (p *Physics) ID(objType int, name string) (int, error) { return p.M.ID(objType, name) }
-
-// Names resolves several names of one object type, stopping at the first missing one.
-func (p *Physics) Names(objType int, names ...string) ([]int, error) {
-	ids := make([]int, len(names))
-	for i, n := range names {
-		id, err := p.M.ID(objType, n)
-		if err != nil {
-			return nil, err
-		}
-		ids[i] = id
-	}
-	return ids, nil
-}
-
-// Joint is a resolved joint: where its values start in qpos and qvel.
-type Joint struct{ Qpos, Qvel int }
-
-// Joints resolves named joints.
-func (p *Physics) Joints(names ...string) ([]Joint, error) {
-	ids, err := p.Names(mujoco.ObjJoint, names...)
-	if err != nil {
-		return nil, err
-	}
-	qa, va := p.M.Int32s("jnt_qposadr"), p.M.Int32s("jnt_dofadr")
-	out := make([]Joint, len(ids))
-	for i, id := range ids {
-		out[i] = Joint{int(qa[id]), int(va[id])}
-	}
-	return out, nil
-}
-
-// Sensor is a resolved sensor: its slice of sensordata.
-type Sensor struct{ Adr, Dim int }
-
-// Sensors resolves named sensors.
-func (p *Physics) Sensors(names ...string) ([]Sensor, error) {
-	ids, err := p.Names(mujoco.ObjSensor, names...)
-	if err != nil {
-		return nil, err
-	}
-	adr, dim := p.M.Int32s("sensor_adr"), p.M.Int32s("sensor_dim")
-	out := make([]Sensor, len(ids))
-	for i, id := range ids {
-		out[i] = Sensor{int(adr[id]), int(dim[id])}
-	}
-	return out, nil
-}
-
-// SensorData returns a sensor's current values (a view into mjData).
+// SensorData returns a sensor's current values (a view into sensordata).
 func (p *Physics) SensorData(s Sensor) []float64 {
 	return p.Sensordata[s.Adr : s.Adr+s.Dim]
 }
 
-// Row returns row id of an mjData array with cols columns ("xpos", 3; "xmat", 9;
-// "site_xpos", 3; ...), a view into mjData.
-func (p *Physics) Row(array string, id, cols int) []float64 {
-	return p.D.Float64s(array)[id*cols : (id+1)*cols]
-}
-
-// ModelRow returns row id of an mjModel array of the env's own model copy, which the
-// task may write ("geom_size", 3; "site_pos", 3; ...).
+// ModelRow returns row id of an mjModel array of the env's own model copy ("geom_size",
+// 3; "body_quat", 4; ...), a view the task may write to edit its model per episode.
 func (p *Physics) ModelRow(array string, id, cols int) []float64 {
 	return p.M.Float64s(array)[id*cols : (id+1)*cols]
-}
-
-// mustBeNamed turns a resolution error into one naming the domain, for the tasks'
-// constructors.
-func mustBeNamed(domain string, err error) error {
-	if err != nil {
-		return fmt.Errorf("dmc: %s: %w", domain, err)
-	}
-	return nil
-}
-
-// put writes float64 values as float32 and returns the rest of dst.
-func put(dst []float32, src ...float64) []float32 {
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-	return dst[len(src):]
 }

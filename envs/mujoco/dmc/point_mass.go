@@ -22,14 +22,15 @@ import (
 // Observation: position (qpos, 2), velocity (qvel, 2).
 func init() {
 	register(
-		&taskDef{domain: "point_mass", task: "easy", frameSkip: 1, model: suiteModel("point_mass"), newLogic: newPointMass(false)},
-		&taskDef{domain: "point_mass", task: "hard", frameSkip: 1, model: suiteModel("point_mass"), newLogic: newPointMass(true)},
+		suiteTask("point_mass", "easy", 1, newPointMass(false)),
+		suiteTask("point_mass", "hard", 1, newPointMass(true)),
 	)
 }
 
 // pointMassMaxCosine is the most parallel the hard task's two directions may be.
 const pointMassMaxCosine = 0.9
 
+// pointMass is one env's logic of the point_mass tasks.
 type pointMass struct {
 	plainControl
 	noTermination
@@ -38,25 +39,26 @@ type pointMass struct {
 	mass, target   int // geoms
 }
 
-func newPointMass(randomizeGains bool) func(*Physics, taskOptions) (logic, error) {
+// newPointMass makes the logic of PointMassHard (randomizeGains) or PointMassEasy.
+func newPointMass(randomizeGains bool) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		g, err := p.Names(mujoco.ObjGeom, "pointmass", "target")
-		if err != nil {
-			return nil, mustBeNamed("point_mass", err)
-		}
-		return &pointMass{randomizeGains: randomizeGains, mass: g[0], target: g[1]}, nil
+		r := newResolver(p, "point_mass")
+		pm := &pointMass{randomizeGains: randomizeGains, mass: r.id(mujoco.ObjGeom, "pointmass"), target: r.id(mujoco.ObjGeom, "target")}
+		return pm, r.err()
 	}
 }
 
+// initEpisode draws the position and (hard) the two tendons' directions.
 func (pm *pointMass) initEpisode(p *Physics) error {
 	p.RandomizeLimitedAndRotationalJoints()
 	if !pm.randomizeGains {
 		return nil
 	}
-	dir1 := randomPlanarDirection(p)
-	dir2 := randomPlanarDirection(p)
+	var dir1, dir2 [2]float64
+	randomUnitVector(p, dir1[:])
+	randomUnitVector(p, dir2[:])
 	for math.Abs(dir1[0]*dir2[0]+dir1[1]*dir2[1]) > pointMassMaxCosine {
-		dir2 = randomPlanarDirection(p)
+		randomUnitVector(p, dir2[:])
 	}
 	// The wraps of tendons t1 and t2 are the first four: t1's coefficients of root_x and
 	// root_y, then t2's.
@@ -65,16 +67,10 @@ func (pm *pointMass) initEpisode(p *Physics) error {
 	return nil
 }
 
-// randomPlanarDirection is a normalised draw of N(0, I) in the plane.
-func randomPlanarDirection(p *Physics) [2]float64 {
-	x, y := p.Normal(), p.Normal()
-	n := math.Sqrt(x*x + y*y)
-	return [2]float64{x / n, y / n}
-}
-
+// reward is near_target times small_control.
 func (pm *pointMass) reward(p *Physics) float64 {
 	size := p.ModelRow("geom_size", pm.target, 3)[0]
-	d := pointDistance(p.Row("geom_xpos", pm.target, 3), p.Row("geom_xpos", pm.mass, 3))
+	d := distance(vec3(p.GeomXpos, pm.target), vec3(p.GeomXpos, pm.mass))
 	near := Tolerance(d, 0, size, size, Gaussian, DefaultValueAtMargin)
 	return near * smallControl(p)
 }

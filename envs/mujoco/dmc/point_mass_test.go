@@ -11,22 +11,22 @@ import (
 func TestPointMassObservation(t *testing.T) {
 	for _, id := range []string{"PointMassEasy-v1", "PointMassHard-v1"} {
 		e, spec := makeEnv(t, id, nil, 13)
-		suiteTimingA(t, e, spec, 1, 0.02, 20)
-		layoutOfA(t, spec, "position:2", "velocity:2")
+		checkTiming(t, e, spec, 1, 0.02, 20)
+		checkLayout(t, spec, "position:2", "velocity:2")
 		p := e.Physics()
 		var starts []float64
-		rolloutA(t, e, spec, 400, 4, 11, func() {
+		rollout(t, e, spec, 400, 4, 11, func() {
 			for j := range 2 {
-				inRangeA(t, "reset position", p.D.Qpos[j], -0.29, 0.29)
+				checkInRange(t, "reset position", p.D.Qpos[j], -0.29, 0.29)
 				if p.D.Qvel[j] != 0 {
 					t.Fatalf("%s: velocity after reset %v", id, p.D.Qvel)
 				}
 			}
 			starts = append(starts, p.D.Qpos...)
 		}, func(obs []float32) {
-			wantObsA(t, spec, obs, append(slices.Clone(p.D.Qpos), p.D.Qvel...))
+			checkObs(t, spec, obs, append(slices.Clone(p.D.Qpos), p.D.Qvel...))
 		})
-		if m, s := meanStdA(starts); math.Abs(m) > 0.05 || math.Abs(s-0.29/math.Sqrt(3)) > 0.03 {
+		if m, s := meanStd(starts); math.Abs(m) > 0.05 || math.Abs(s-0.29/math.Sqrt(3)) > 0.03 {
 			t.Errorf("%s: reset positions: mean %g, std %g, want about 0 and %g", id, m, s, 0.29/math.Sqrt(3))
 		}
 	}
@@ -49,7 +49,7 @@ func TestPointMassGains(t *testing.T) {
 		w := slices.Clone(p.M.Float64s("wrap_prm"))
 		dir1, dir2 := w[:2], w[2:]
 		for _, d := range [][]float64{dir1, dir2} {
-			nearB(t, "direction length", math.Hypot(d[0], d[1]), 1)
+			checkNear(t, "direction length", math.Hypot(d[0], d[1]), 1)
 		}
 		if c := math.Abs(dir1[0]*dir2[0] + dir1[1]*dir2[1]); c > 0.9 {
 			t.Fatalf("directions %v and %v: |cos| %g > 0.9", dir1, dir2, c)
@@ -58,12 +58,12 @@ func TestPointMassGains(t *testing.T) {
 		// From rest at the centre, one step of control i alone moves the mass along
 		// direction i.
 		for i, d := range [][]float64{dir1, dir2} {
-			setStateB(t, p, []float64{0, 0}, nil, nil)
+			setState(t, p, []float64{0, 0}, nil, nil)
 			a := make([]float32, spec.ActionSpace.Size())
 			a[i] = 1
 			hard.Step(a)
 			v := p.D.Qvel
-			nearB(t, "velocity along the direction", (v[0]*d[0]+v[1]*d[1])/math.Hypot(v[0], v[1]), 1)
+			checkNear(t, "velocity along the direction", (v[0]*d[0]+v[1]*d[1])/math.Hypot(v[0], v[1]), 1)
 		}
 	}
 	if len(seen) < 45 {
@@ -81,11 +81,7 @@ func TestPointMassReward(t *testing.T) {
 		{[]float64{0.03, 0.04}, []float64{0.5, -1}},
 		{[]float64{-0.2, 0.25}, []float64{2, 0.1}},
 	} {
-		near := gaussianTolB(math.Hypot(c.qpos[0], c.qpos[1]), 0, 0.015, 0.015)
-		control := 0.0
-		for _, u := range c.ctrl {
-			control += max(0, 1-u*u) / 2
-		}
-		nearB(t, "reward", rewardAtA(t, e, c.qpos, []float64{0.3, -0.2}, c.ctrl), near*(4+control)/5)
+		nearTarget := gaussianTol(math.Hypot(c.qpos[0], c.qpos[1]), 0, 0.015, 0.015)
+		checkNear(t, "reward", rewardAt(t, e, c.qpos, []float64{0.3, -0.2}, c.ctrl), nearTarget*smallControlByHand(c.ctrl...))
 	}
 }

@@ -85,10 +85,11 @@ const (
 	sensorRangefinder   = 7
 )
 
+// quadrupedKind is which of the quadruped's tasks a logic runs.
 type quadrupedKind int
 
 const (
-	quadrupedMove quadrupedKind = iota
+	quadrupedMove quadrupedKind = iota // walk and run
 	quadrupedEscape
 	quadrupedFetch
 )
@@ -97,11 +98,8 @@ const (
 // half size; the other flags keep the terrain geom, the rangefinder sensors and the
 // walls, ball and target.
 func quadrupedModel(floorSize float64, terrain, rangefinders, wallsAndBall bool) func(taskOptions) ([]byte, error) {
-	return func(taskOptions) ([]byte, error) {
-		doc, err := ModelXML("quadruped")
-		if err != nil {
-			return nil, err
-		}
+	return editedModel("quadruped", func(doc []byte) ([]byte, error) {
+		var err error
 		if floorSize != 0 {
 			doc, err = setElementAttr(doc, "geom", "floor", "size", fmt.Sprintf("%g %g .5", floorSize, floorSize))
 		}
@@ -121,9 +119,10 @@ func quadrupedModel(floorSize float64, terrain, rangefinders, wallsAndBall bool)
 			doc, err = removeAllElements(doc, "rangefinder")
 		}
 		return doc, err
-	}
+	})
 }
 
+// quadruped is one env's logic of the quadruped tasks.
 type quadruped struct {
 	plainControl
 	noTermination
@@ -145,17 +144,23 @@ type quadruped struct {
 	ballRoot                      Joint
 }
 
-func newQuadruped(kind quadrupedKind, speed float64) func(*Physics, taskOptions) (logic, error) {
+// newQuadruped makes the logic of a task of the kind (walk and run: at speed).
+func newQuadruped(kind quadrupedKind, speed float64) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		q := &quadruped{kind: kind, speed: speed, act: p.D.Float64s("act")}
-		if err := q.resolve(p); err != nil {
-			return nil, mustBeNamed("quadruped", err)
+		r := newResolver(p, "quadruped")
+		q := &quadruped{kind: kind, speed: speed, act: p.D.Float64s("act"),
+			torso: r.id(mujoco.ObjBody, "torso"), workspace: r.id(mujoco.ObjSite, "workspace"),
+			root: r.joint("root"), velocimeter: r.sensor("velocimeter")}
+		if kind == quadrupedFetch {
+			q.ball, q.target, q.ballRoot = r.id(mujoco.ObjBody, "ball"), r.id(mujoco.ObjSite, "target"), r.joint("ball_root")
+			q.floor, q.ballGeom = r.id(mujoco.ObjGeom, "floor"), r.id(mujoco.ObjGeom, "ball")
 		}
-		types := p.M.Int32s("jnt_type")
-		adr, dof := p.M.Int32s("jnt_qposadr"), p.M.Int32s("jnt_dofadr")
-		for j, t := range types {
+		if err := r.err(); err != nil {
+			return nil, err
+		}
+		for j, t := range p.M.Int32s("jnt_type") {
 			if t == mujoco.JointHinge {
-				q.hinges = append(q.hinges, Joint{int(adr[j]), int(dof[j])})
+				q.hinges = append(q.hinges, p.jointAt(j))
 			}
 		}
 		q.imu = sensorsOfType(p, sensorAccelerometer, sensorGyro)
@@ -170,61 +175,6 @@ func newQuadruped(kind quadrupedKind, speed float64) func(*Physics, taskOptions)
 		}
 		return q, nil
 	}
-}
-
-// resolve looks up the named objects the task reads.
-func (q *quadruped) resolve(p *Physics) error {
-	var err error
-	if q.torso, err = p.ID(mujoco.ObjBody, "torso"); err != nil {
-		return err
-	}
-	if q.workspace, err = p.ID(mujoco.ObjSite, "workspace"); err != nil {
-		return err
-	}
-	j, err := p.Joints("root")
-	if err != nil {
-		return err
-	}
-	q.root = j[0]
-	s, err := p.Sensors("velocimeter")
-	if err != nil {
-		return err
-	}
-	q.velocimeter = s[0]
-	if q.kind != quadrupedFetch {
-		return nil
-	}
-	if q.ball, err = p.ID(mujoco.ObjBody, "ball"); err != nil {
-		return err
-	}
-	if q.target, err = p.ID(mujoco.ObjSite, "target"); err != nil {
-		return err
-	}
-	geoms, err := p.Names(mujoco.ObjGeom, "floor", "ball")
-	if err != nil {
-		return err
-	}
-	q.floor, q.ballGeom = geoms[0], geoms[1]
-	if j, err = p.Joints("ball_root"); err != nil {
-		return err
-	}
-	q.ballRoot = j[0]
-	return nil
-}
-
-// sensorsOfType lists the sensors of the given types in id order (the suite's
-// _get_sensor_names).
-func sensorsOfType(p *Physics, types ...int32) []Sensor {
-	st, adr, dim := p.M.Int32s("sensor_type"), p.M.Int32s("sensor_adr"), p.M.Int32s("sensor_dim")
-	var out []Sensor
-	for i, t := range st {
-		for _, want := range types {
-			if t == want {
-				out = append(out, Sensor{int(adr[i]), int(dim[i])})
-			}
-		}
-	}
-	return out
 }
 
 // quadrupedBowl is the escape terrain's bowl: 0.5 - cos(2 pi r)/2 over a res x res grid
@@ -244,7 +194,8 @@ func quadrupedBowl(res int) []float64 {
 	return bowl
 }
 
-// newTerrain writes a new escape terrain into the env's model copy's heightfield.
+// newTerrain writes a new escape terrain into the env's model copy's heightfield: the
+// bowl times smooth random bumps.
 func (q *quadruped) newTerrain(p *Physics) {
 	res := int(p.M.Int32s("hfield_nrow")[0])
 	bumpRes := int(2 * p.M.Float64s("hfield_size")[0] / quadrupedBumpScale)
@@ -259,25 +210,12 @@ func (q *quadruped) newTerrain(p *Physics) {
 	}
 }
 
-// randomOrientation is a unit quaternion from four standard normals.
-func randomOrientation(p *Physics) [4]float64 {
-	var quat [4]float64
-	for i := range quat {
-		quat[i] = p.Normal()
-	}
-	n := euclidNorm(quat[:]...)
-	for i := range quat {
-		quat[i] /= n
-	}
-	return quat
-}
-
 // findNonContactingHeight is the suite's _find_non_contacting_height: from z = 0 up in
 // steps of 1 cm, reset the data, place the torso at x, y, z with the orientation, run
 // a forward pass with actuation disabled, until no contact exists.
 func (q *quadruped) findNonContactingHeight(p *Physics, quat [4]float64, x, y float64) error {
 	z := 0.0
-	for range quadrupedMaxHeightSearch {
+	return startWithoutContacts(p, "quadruped", quadrupedMaxHeightSearch, func() error {
 		if err := p.D.Reset(); err != nil {
 			return err
 		}
@@ -287,24 +225,22 @@ func (q *quadruped) findNonContactingHeight(p *Physics, quat [4]float64, x, y fl
 		r := p.D.Qpos[q.root.Qpos:]
 		r[0], r[1], r[2] = x, y, z
 		copy(r[3:7], quat[:])
-		if err := p.forwardPassive(); err != nil {
-			return err
-		}
-		if p.D.NCon() == 0 {
-			return nil
-		}
 		z += 0.01
-	}
-	return fmt.Errorf("dmc: quadruped: no contact-free height in %d tries", quadrupedMaxHeightSearch)
+		return nil
+	})
 }
 
+// initEpisode places the body (escape: on a new terrain) at its lowest contact-free
+// height; fetch also throws the ball.
 func (q *quadruped) initEpisode(p *Physics) error {
 	switch q.kind {
 	case quadrupedEscape:
 		q.newTerrain(p)
 		fallthrough
 	case quadrupedMove:
-		return q.findNonContactingHeight(p, randomOrientation(p), 0, 0)
+		var quat [4]float64
+		randomUnitVector(p, quat[:])
+		return q.findNonContactingHeight(p, quat, 0, 0)
 	}
 	azimuth := p.Uniform(0, 2*math.Pi)
 	quat := [4]float64{math.Cos(azimuth / 2), 0, 0, math.Sin(azimuth / 2)}
@@ -323,9 +259,11 @@ func (q *quadruped) initEpisode(p *Physics) error {
 // upright returns the suite's _upright_reward for a deviation angle in degrees.
 func (q *quadruped) upright(p *Physics, deviationDeg float64) float64 {
 	dev := math.Cos(deviationDeg * math.Pi / 180)
-	return Tolerance(p.Xmat[9*q.torso+8], dev, math.Inf(1), 1+dev, Linear, 0)
+	return Tolerance(bodyZAxisZ(p, q.torso), dev, math.Inf(1), 1+dev, Linear, 0)
 }
 
+// reward is upright times the task's term: moving forward, escaping the bowl, or
+// reaching the ball and bringing it to the target.
 func (q *quadruped) reward(p *Physics) float64 {
 	switch q.kind {
 	case quadrupedMove:
@@ -333,20 +271,20 @@ func (q *quadruped) reward(p *Physics) float64 {
 		return q.upright(p, 0) * move
 	case quadrupedEscape:
 		size := p.M.Float64s("hfield_size")[0]
-		w := p.SiteXpos[3*q.workspace:]
-		escape := Tolerance(euclidNorm(w[0], w[1], w[2]), size, math.Inf(1), size, Linear, 0)
+		escape := Tolerance(norm(vec3(p.SiteXpos, q.workspace)...), size, math.Inf(1), size, Linear, 0)
 		return q.upright(p, 20) * escape
 	}
 	arena := p.ModelRow("geom_size", q.floor, 3)[0] * math.Sqrt2
 	workspaceRadius := p.ModelRow("site_size", q.workspace, 3)[0]
 	ballRadius := p.ModelRow("geom_size", q.ballGeom, 3)[0]
 	targetRadius := p.ModelRow("site_size", q.target, 3)[0]
-	ball, w, t := p.Xpos[3*q.ball:], p.SiteXpos[3*q.workspace:], p.SiteXpos[3*q.target:]
+	ball, w, t := vec3(p.Xpos, q.ball), vec3(p.SiteXpos, q.workspace), vec3(p.SiteXpos, q.target)
 	reach := Tolerance(math.Hypot(w[0]-ball[0], w[1]-ball[1]), 0, workspaceRadius+ballRadius, arena, Linear, 0)
 	fetch := Tolerance(math.Hypot(t[0]-ball[0], t[1]-ball[1]), 0, targetRadius, arena, Linear, 0)
 	return q.upright(p, 0) * reach * (0.5 + 0.5*fetch)
 }
 
+// sensorsSize is the number of sensordata values of the sensors.
 func sensorsSize(s []Sensor) int {
 	n := 0
 	for _, x := range s {
@@ -355,6 +293,8 @@ func sensorsSize(s []Sensor) int {
 	return n
 }
 
+// layout is the common entries, and escape's origin and rangefinder or fetch's
+// ball_state and target_position.
 func (q *quadruped) layout(p *Physics) []envpool.ObsField {
 	l := []envpool.ObsField{
 		field("egocentric_state", 2*len(q.hinges)+len(q.act)), field("torso_velocity", 3), field("torso_upright", 1),
@@ -371,10 +311,11 @@ func (q *quadruped) layout(p *Physics) []envpool.ObsField {
 
 // putInTorsoFrame writes a world vector expressed in the torso's frame.
 func (q *quadruped) putInTorsoFrame(p *Physics, o []float32, v [3]float64) []float32 {
-	r := vecInFrame(v, p.Xmat[9*q.torso:9*q.torso+9])
+	r := vecInFrame(v, mat3(p.Xmat, q.torso))
 	return put(o, r[:]...)
 }
 
+// observe writes the entries in the suite's order.
 func (q *quadruped) observe(p *Physics, o []float32) {
 	for _, j := range q.hinges {
 		o = put(o, p.D.Qpos[j.Qpos])
@@ -384,7 +325,7 @@ func (q *quadruped) observe(p *Physics, o []float32) {
 	}
 	o = put(o, q.act...)
 	o = put(o, p.SensorData(q.velocimeter)...)
-	o = put(o, p.Xmat[9*q.torso+8])
+	o = put(o, bodyZAxisZ(p, q.torso))
 	for _, s := range q.imu {
 		o = put(o, p.SensorData(s)...)
 	}
@@ -393,7 +334,7 @@ func (q *quadruped) observe(p *Physics, o []float32) {
 			o = put(o, math.Asinh(v))
 		}
 	}
-	torso := p.Xpos[3*q.torso : 3*q.torso+3]
+	torso := vec3(p.Xpos, q.torso)
 	switch q.kind {
 	case quadrupedEscape:
 		o = q.putInTorsoFrame(p, o, [3]float64{-torso[0], -torso[1], -torso[2]})
@@ -408,10 +349,10 @@ func (q *quadruped) observe(p *Physics, o []float32) {
 		}
 	case quadrupedFetch:
 		bv, tv := p.D.Qvel[q.ballRoot.Qvel:], p.D.Qvel[q.root.Qvel:]
-		o = q.putInTorsoFrame(p, o, vecSub3(p.Xpos[3*q.ball:], torso))
+		o = q.putInTorsoFrame(p, o, vecSub3(vec3(p.Xpos, q.ball), torso))
 		o = q.putInTorsoFrame(p, o, vecSub3(bv[:3], tv[:3]))
 		o = q.putInTorsoFrame(p, o, [3]float64{bv[3], bv[4], bv[5]})
-		q.putInTorsoFrame(p, o, vecSub3(p.SiteXpos[3*q.target:], torso))
+		q.putInTorsoFrame(p, o, vecSub3(vec3(p.SiteXpos, q.target), torso))
 	}
 }
 

@@ -3,13 +3,13 @@ package dmc
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// quadrupedLegs name the legs in the suite's order of their joints and sensors.
 var quadrupedLegs = []string{"front_left", "front_right", "back_right", "back_left"}
 
 // TestQuadrupedModels: each task's model carries the suite's edits (floor size, walls,
@@ -42,45 +42,18 @@ func TestQuadrupedModels(t *testing.T) {
 			has(mujoco.ObjBody, "ball") != c.ballGoal || has(mujoco.ObjSite, "target") != c.ballGoal {
 			t.Errorf("%s: walls %v terrain %v ball %v target %v", c.id, has(mujoco.ObjGeom, "wall_px"), has(mujoco.ObjGeom, "terrain"), has(mujoco.ObjBody, "ball"), has(mujoco.ObjSite, "target"))
 		}
-		checkSpec(t, spec, 4, append(slices.Clone(common), c.extra...))
+		checkTiming(t, e, spec, 4, 0.005, 20)
+		checkLayout(t, spec, append(slices.Clone(common), c.extra...)...)
 	}
 }
 
+// boolCount is 1 for true, 0 for false.
 func boolCount(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
-
-// inFrame returns v in the frame of a body's rotation matrix (R^T v).
-func inFrame(mat []float64, v ...float64) []float64 {
-	out := make([]float64, 3)
-	for j := range 3 {
-		for i := range 3 {
-			out[j] += mat[3*i+j] * v[i]
-		}
-	}
-	return out
-}
-
-// sensorValues concatenates named sensors' values, each mapped by f.
-func sensorValues(t *testing.T, p *Physics, f func(float64) float64, names ...string) []float64 {
-	t.Helper()
-	s, err := p.Sensors(names...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []float64
-	for _, x := range s {
-		for _, v := range p.SensorData(x) {
-			out = append(out, f(v))
-		}
-	}
-	return out
-}
-
-func identity(x float64) float64 { return x }
 
 // TestQuadrupedObservation: the entries after resets and random steps, from the hinge
 // joints, the actuators' activations, the sensors by name and the torso's frame.
@@ -99,47 +72,41 @@ func TestQuadrupedObservation(t *testing.T) {
 		e, spec := makeEnv(t, id, nil, 12)
 		p := e.Physics()
 		torso := mustID(t, p, mujoco.ObjBody, "torso")
-		rng := rand.New(rand.NewPCG(9, 10))
-		for range 2 {
-			e.Reset()
-			for range 15 {
-				obs, _ := observe(t, e, spec)
-				var state []float64
-				for _, name := range hinges {
-					state = append(state, p.D.Qpos[mustJoint(t, p, name).Qpos])
-				}
-				for _, name := range hinges {
-					state = append(state, p.D.Qvel[mustJoint(t, p, name).Qvel])
-				}
-				state = append(state, p.D.Float64s("act")...)
-				checkEntry(t, spec, obs, "egocentric_state", state...)
-				checkEntry(t, spec, obs, "torso_velocity", sensorValues(t, p, identity, "velocimeter")...)
-				mat, pos := p.Xmat[9*torso:9*torso+9], p.Xpos[3*torso:3*torso+3]
-				checkEntry(t, spec, obs, "torso_upright", mat[8])
-				checkEntry(t, spec, obs, "imu", sensorValues(t, p, identity, "imu_accel", "imu_gyro")...)
-				checkEntry(t, spec, obs, "force_torque", sensorValues(t, p, math.Asinh, append(slices.Clone(forces), torques...)...)...)
-				if id == "QuadrupedEscape-v1" {
-					checkEntry(t, spec, obs, "origin", inFrame(mat, -pos[0], -pos[1], -pos[2])...)
-					rf := sensorValues(t, p, func(v float64) float64 {
-						if v == -1 {
-							return 1
-						}
-						return math.Tanh(v)
-					}, rangefinders...)
-					checkEntry(t, spec, obs, "rangefinder", rf...)
-					continue
-				}
-				ball := mustID(t, p, mujoco.ObjBody, "ball")
-				bv, tv := p.D.Qvel[mustJoint(t, p, "ball_root").Qvel:], p.D.Qvel[mustJoint(t, p, "root").Qvel:]
-				bs := inFrame(mat, p.Xpos[3*ball]-pos[0], p.Xpos[3*ball+1]-pos[1], p.Xpos[3*ball+2]-pos[2])
-				bs = append(bs, inFrame(mat, bv[0]-tv[0], bv[1]-tv[1], bv[2]-tv[2])...)
-				bs = append(bs, inFrame(mat, bv[3], bv[4], bv[5])...)
-				checkEntry(t, spec, obs, "ball_state", bs...)
-				target := p.SiteXpos[3*mustID(t, p, mujoco.ObjSite, "target"):]
-				checkEntry(t, spec, obs, "target_position", inFrame(mat, target[0]-pos[0], target[1]-pos[1], target[2]-pos[2])...)
-				e.Step(randomAction(rng, spec))
+		rollout(t, e, spec, 30, 15, 9, nil, func(obs []float32) {
+			var state []float64
+			for _, name := range hinges {
+				state = append(state, p.D.Qpos[mustJoint(t, p, name).Qpos])
 			}
-		}
+			for _, name := range hinges {
+				state = append(state, p.D.Qvel[mustJoint(t, p, name).Qvel])
+			}
+			state = append(state, p.D.Float64s("act")...)
+			checkEntry(t, spec, obs, "egocentric_state", state...)
+			checkEntry(t, spec, obs, "torso_velocity", sensorValues(t, p, "velocimeter")...)
+			mat, pos := p.Xmat[9*torso:9*torso+9], p.Xpos[3*torso:3*torso+3]
+			checkEntry(t, spec, obs, "torso_upright", mat[8])
+			checkEntry(t, spec, obs, "imu", sensorValues(t, p, "imu_accel", "imu_gyro")...)
+			checkEntry(t, spec, obs, "force_torque", mapped(math.Asinh, sensorValues(t, p, append(slices.Clone(forces), torques...)...))...)
+			if id == "QuadrupedEscape-v1" {
+				checkEntry(t, spec, obs, "origin", inFrame(mat, -pos[0], -pos[1], -pos[2])...)
+				rf := mapped(func(v float64) float64 {
+					if v == -1 {
+						return 1
+					}
+					return math.Tanh(v)
+				}, sensorValues(t, p, rangefinders...))
+				checkEntry(t, spec, obs, "rangefinder", rf...)
+				return
+			}
+			ball := mustID(t, p, mujoco.ObjBody, "ball")
+			bv, tv := p.D.Qvel[mustJoint(t, p, "ball_root").Qvel:], p.D.Qvel[mustJoint(t, p, "root").Qvel:]
+			bs := inFrame(mat, p.Xpos[3*ball]-pos[0], p.Xpos[3*ball+1]-pos[1], p.Xpos[3*ball+2]-pos[2])
+			bs = append(bs, inFrame(mat, bv[0]-tv[0], bv[1]-tv[1], bv[2]-tv[2])...)
+			bs = append(bs, inFrame(mat, bv[3], bv[4], bv[5])...)
+			checkEntry(t, spec, obs, "ball_state", bs...)
+			target := p.SiteXpos[3*mustID(t, p, mujoco.ObjSite, "target"):]
+			checkEntry(t, spec, obs, "target_position", inFrame(mat, target[0]-pos[0], target[1]-pos[1], target[2]-pos[2])...)
+		})
 	}
 }
 
@@ -178,7 +145,7 @@ func TestQuadrupedReset(t *testing.T) {
 	for range 10 {
 		walk.Reset()
 		q := p.D.Qpos[root.Qpos:]
-		if q[0] != 0 || q[1] != 0 || math.Abs(euclidNorm(q[3:7]...)-1) > 1e-12 || slices.ContainsFunc(p.D.Qvel, func(v float64) bool { return v != 0 }) {
+		if q[0] != 0 || q[1] != 0 || !near(norm(q[3:7]...), 1, 1e-12) || slices.ContainsFunc(p.D.Qvel, func(v float64) bool { return v != 0 }) {
 			t.Fatalf("walk: root %v, qvel %v", q[:7], p.D.Qvel)
 		}
 		lowestFree(t, p, root)
@@ -254,7 +221,7 @@ func placeTorso(p *Physics, root Joint, x, y, z, angle float64) {
 func TestQuadrupedReward(t *testing.T) {
 	upright := func(tilt, devDeg float64) float64 {
 		dev := math.Cos(devDeg * math.Pi / 180)
-		return math.Min(1, 1-(dev-math.Cos(tilt))/(1+dev))
+		return linearTol(math.Cos(tilt), dev, math.Inf(1), 1+dev, 0)
 	}
 	for _, c := range []struct {
 		id    string
@@ -269,11 +236,9 @@ func TestQuadrupedReward(t *testing.T) {
 			v := p.D.Qvel[root.Qvel:]
 			clear(v[:6])
 			v[0] = s.v
-			if err := p.Forward(); err != nil {
-				t.Fatal(err)
-			}
-			move := math.Max(0, math.Min(1, 1-0.5*(c.speed-s.v)/c.speed))
-			if want, r := upright(s.tilt, 0)*move, e.logic.reward(p); math.Abs(r-want) > 1e-6 {
+			forward(t, p)
+			move := linearTol(s.v, c.speed, math.Inf(1), c.speed, 0.5)
+			if want, r := upright(s.tilt, 0)*move, e.logic.reward(p); !near(r, want, 1e-6) {
 				t.Errorf("%s: speed %g tilt %g: reward %g, want %g", c.id, s.v, s.tilt, r, want)
 			}
 		}
@@ -285,13 +250,11 @@ func TestQuadrupedReward(t *testing.T) {
 	root := mustJoint(t, p, "root")
 	for _, s := range []struct{ x, tilt float64 }{{0, 0}, {10, 0.1}, {25, 0.6}, {35, 0}, {-20, 1.2}} {
 		placeTorso(p, root, s.x, 0, 2, s.tilt)
-		if err := p.Forward(); err != nil {
-			t.Fatal(err)
-		}
+		forward(t, p)
 		// the workspace site sits at (0.8, 0, -0.2) in the torso's frame
-		d := euclidNorm(s.x+0.8, 0.2*math.Sin(s.tilt), 2-0.2*math.Cos(s.tilt))
-		esc := math.Min(1, 1-(30-d)/30)
-		if want, r := upright(s.tilt, 20)*esc, escape.logic.reward(p); math.Abs(r-want) > 1e-6 {
+		d := math.Sqrt(sq(s.x+0.8) + sq(0.2*math.Sin(s.tilt)) + sq(2-0.2*math.Cos(s.tilt)))
+		esc := linearTol(d, 30, math.Inf(1), 30, 0)
+		if want, r := upright(s.tilt, 20)*esc, escape.logic.reward(p); !near(r, want, 1e-6) {
 			t.Errorf("escape: x %g tilt %g: reward %g, want %g", s.x, s.tilt, r, want)
 		}
 	}
@@ -305,13 +268,10 @@ func TestQuadrupedReward(t *testing.T) {
 		placeTorso(p, root, s.tx, s.ty, 2, s.tilt)
 		b := p.D.Qpos[ball.Qpos:]
 		b[0], b[1], b[2] = s.bx, s.by, 0.15
-		if err := p.Forward(); err != nil {
-			t.Fatal(err)
-		}
-		linear := func(d, bound float64) float64 { return math.Max(0, math.Min(1, 1-(d-bound)/arena)) }
-		reach := linear(math.Hypot(s.tx+0.8-s.bx, s.ty+0.2*math.Sin(s.tilt)-s.by), 0.45)
-		fetchR := linear(math.Hypot(s.bx, s.by), 0.4)
-		if want, r := upright(s.tilt, 0)*reach*(0.5+0.5*fetchR), fetch.logic.reward(p); math.Abs(r-want) > 1e-6 {
+		forward(t, p)
+		reach := linearTol(math.Hypot(s.tx+0.8-s.bx, s.ty+0.2*math.Sin(s.tilt)-s.by), 0, 0.45, arena, 0)
+		fetchR := linearTol(math.Hypot(s.bx, s.by), 0, 0.4, arena, 0)
+		if want, r := upright(s.tilt, 0)*reach*(0.5+0.5*fetchR), fetch.logic.reward(p); !near(r, want, 1e-6) {
 			t.Errorf("fetch: torso (%g, %g) ball (%g, %g): reward %g, want %g", s.tx, s.ty, s.bx, s.by, r, want)
 		}
 	}

@@ -20,8 +20,8 @@ import (
 // velocity (qvel, 2).
 func init() {
 	register(
-		&taskDef{domain: "reacher", task: "easy", frameSkip: 1, model: suiteModel("reacher"), newLogic: newReacher(reacherBigTarget)},
-		&taskDef{domain: "reacher", task: "hard", frameSkip: 1, model: suiteModel("reacher"), newLogic: newReacher(reacherSmallTarget)},
+		suiteTask("reacher", "easy", 1, newReacher(reacherBigTarget)),
+		suiteTask("reacher", "hard", 1, newReacher(reacherSmallTarget)),
 	)
 }
 
@@ -31,6 +31,7 @@ const (
 	reacherSmallTarget = 0.015
 )
 
+// reacher is one env's logic of the reacher tasks.
 type reacher struct {
 	plainControl
 	noTermination
@@ -38,16 +39,16 @@ type reacher struct {
 	finger, target int // geoms
 }
 
-func newReacher(targetSize float64) func(*Physics, taskOptions) (logic, error) {
+// newReacher makes the logic of a task with the target radius targetSize.
+func newReacher(targetSize float64) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		g, err := p.Names(mujoco.ObjGeom, "finger", "target")
-		if err != nil {
-			return nil, mustBeNamed("reacher", err)
-		}
-		return &reacher{targetSize: targetSize, finger: g[0], target: g[1]}, nil
+		r := newResolver(p, "reacher")
+		re := &reacher{targetSize: targetSize, finger: r.id(mujoco.ObjGeom, "finger"), target: r.id(mujoco.ObjGeom, "target")}
+		return re, r.err()
 	}
 }
 
+// initEpisode sets the target's radius, draws the arm and moves the target.
 func (r *reacher) initEpisode(p *Physics) error {
 	p.ModelRow("geom_size", r.target, 3)[0] = r.targetSize
 	p.RandomizeLimitedAndRotationalJoints()
@@ -58,23 +59,27 @@ func (r *reacher) initEpisode(p *Physics) error {
 	return nil
 }
 
-// targetAndFinger returns the target's and the finger's positions in the plane.
-func (r *reacher) targetAndFinger(p *Physics) (target, finger []float64) {
-	return p.Row("geom_xpos", r.target, 3)[:2], p.Row("geom_xpos", r.finger, 3)[:2]
+// toTarget returns the target minus the finger in the plane (x, y).
+func (r *reacher) toTarget(p *Physics) (dx, dy float64) {
+	t, f := vec3(p.GeomXpos, r.target), vec3(p.GeomXpos, r.finger)
+	return t[0] - f[0], t[1] - f[1]
 }
 
+// reward is 1 while the finger touches the target, else 0.
 func (r *reacher) reward(p *Physics) float64 {
 	radii := p.ModelRow("geom_size", r.target, 3)[0] + p.ModelRow("geom_size", r.finger, 3)[0]
-	return Tolerance(pointDistance(r.targetAndFinger(p)), 0, radii, 0, Gaussian, DefaultValueAtMargin)
+	return Tolerance(norm(r.toTarget(p)), 0, radii, 0, Gaussian, DefaultValueAtMargin)
 }
 
+// layout is position, to_target and velocity.
 func (r *reacher) layout(p *Physics) []envpool.ObsField {
 	return []envpool.ObsField{field("position", p.M.NQ), field("to_target", 2), field("velocity", p.M.NV)}
 }
 
+// observe writes qpos, the target minus the finger in the plane, and qvel.
 func (r *reacher) observe(p *Physics, o []float32) {
 	o = put(o, p.D.Qpos...)
-	t, f := r.targetAndFinger(p)
-	o = put(o, t[0]-f[0], t[1]-f[1])
+	dx, dy := r.toTarget(p)
+	o = put(o, dx, dy)
 	put(o, p.D.Qvel...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// reacherTargetSizes are the reacher tasks' target radii.
 var reacherTargetSizes = map[string]float64{"ReacherEasy-v1": 0.05, "ReacherHard-v1": 0.015}
 
 // reacherFinger is the finger's position in the plane: two 0.12 m links from the
@@ -18,10 +19,7 @@ func reacherFinger(q1, q2 float64) (x, y float64) {
 // reacherTarget returns the env's target geom position and radius (its model row).
 func reacherTarget(t *testing.T, p *Physics) (pos, size []float64) {
 	t.Helper()
-	g, err := p.ID(mujoco.ObjGeom, "target")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustID(t, p, mujoco.ObjGeom, "target")
 	return p.ModelRow("geom_pos", g, 3), p.ModelRow("geom_size", g, 3)
 }
 
@@ -32,21 +30,21 @@ func reacherTarget(t *testing.T, p *Physics) (pos, size []float64) {
 func TestReacherObservation(t *testing.T) {
 	for id, size := range reacherTargetSizes {
 		e, spec := makeEnv(t, id, nil, 14)
-		suiteTimingA(t, e, spec, 1, 0.02, 20)
-		layoutOfA(t, spec, "position:2", "to_target:2", "velocity:2")
+		checkTiming(t, e, spec, 1, 0.02, 20)
+		checkLayout(t, spec, "position:2", "to_target:2", "velocity:2")
 		p := e.Physics()
 		var radii, shoulders, quadrants []float64
-		rolloutA(t, e, spec, 400, 4, 13, func() {
+		rollout(t, e, spec, 400, 4, 13, func() {
 			pos, s := reacherTarget(t, p)
 			if s[0] != size {
 				t.Fatalf("%s: target radius %g, want %g", id, s[0], size)
 			}
 			r := math.Hypot(pos[0], pos[1])
-			inRangeA(t, "target distance from the centre", r, 0.05, 0.2)
+			checkInRange(t, "target distance from the centre", r, 0.05, 0.2)
 			radii = append(radii, r)
 			quadrants = append(quadrants, math.Floor(math.Atan2(pos[1], pos[0])/(math.Pi/2)))
-			inRangeA(t, "shoulder", p.D.Qpos[0], -math.Pi, math.Pi)
-			inRangeA(t, "wrist", p.D.Qpos[1], -160*math.Pi/180, 160*math.Pi/180)
+			checkInRange(t, "shoulder", p.D.Qpos[0], -math.Pi, math.Pi)
+			checkInRange(t, "wrist", p.D.Qpos[1], -160*math.Pi/180, 160*math.Pi/180)
 			shoulders = append(shoulders, p.D.Qpos[0])
 			if p.D.Qvel[0] != 0 || p.D.Qvel[1] != 0 {
 				t.Fatalf("%s: velocity after reset %v", id, p.D.Qvel)
@@ -54,15 +52,15 @@ func TestReacherObservation(t *testing.T) {
 		}, func(obs []float32) {
 			pos, _ := reacherTarget(t, p)
 			fx, fy := reacherFinger(p.D.Qpos[0], p.D.Qpos[1])
-			wantObsA(t, spec, obs, []float64{p.D.Qpos[0], p.D.Qpos[1], pos[0] - fx, pos[1] - fy, p.D.Qvel[0], p.D.Qvel[1]})
+			checkObs(t, spec, obs, []float64{p.D.Qpos[0], p.D.Qpos[1], pos[0] - fx, pos[1] - fy, p.D.Qvel[0], p.D.Qvel[1]})
 		})
-		if m, s := meanStdA(radii); math.Abs(m-0.125) > 0.015 || math.Abs(s-0.15/math.Sqrt(12)) > 0.01 {
+		if m, s := meanStd(radii); math.Abs(m-0.125) > 0.015 || math.Abs(s-0.15/math.Sqrt(12)) > 0.01 {
 			t.Errorf("%s: target distances: mean %g, std %g, want uniform on [0.05, 0.2]", id, m, s)
 		}
-		if _, s := meanStdA(quadrants); s < 0.9 {
+		if _, s := meanStd(quadrants); s < 0.9 {
 			t.Errorf("%s: target directions cluster (quadrant std %g)", id, s)
 		}
-		if _, s := meanStdA(shoulders); math.Abs(s-math.Pi/math.Sqrt(3)) > 0.4 {
+		if _, s := meanStd(shoulders); math.Abs(s-math.Pi/math.Sqrt(3)) > 0.4 {
 			t.Errorf("%s: shoulder angles: std %g, want about %g", id, s, math.Pi/math.Sqrt(3))
 		}
 	}
@@ -86,7 +84,7 @@ func TestReacherReward(t *testing.T) {
 			if math.Hypot(c.dx, c.dy) <= size+0.01 {
 				want = 1
 			}
-			nearB(t, id+" reward", rewardAtA(t, e, []float64{c.q1, c.q2}, nil, nil), want)
+			checkNear(t, id+" reward", rewardAt(t, e, []float64{c.q1, c.q2}, nil, nil), want)
 		}
 	}
 }

@@ -28,11 +28,15 @@ type taskDef struct {
 	// task generates or edits, such as cartpole's extra poles).
 	model func(o taskOptions) ([]byte, error)
 	// newLogic makes one env's task logic, resolving the names it reads.
-	newLogic func(p *Physics, o taskOptions) (logic, error)
+	newLogic logicFactory
 	// options lists the task's own constructor options (besides frame_skip), read into
 	// taskOptions.values; nil when it has none.
 	options []optionDef
 }
+
+// logicFactory makes one env's task logic under the task's options: the domain's
+// constructor with the task's parameters bound (newAcrobot(sparse), ...).
+type logicFactory func(p *Physics, o taskOptions) (logic, error)
 
 // optionDef is one task-specific option: a number with a default and a check.
 type optionDef struct {
@@ -46,6 +50,7 @@ type taskOptions struct {
 	values map[string]float64
 }
 
+// get returns the value of one of the task's own options.
 func (o taskOptions) get(name string) float64 { return o.values[name] }
 
 // ID is the EnvPool id of a domain and task: each underscore-separated word capitalised,
@@ -79,6 +84,7 @@ func register(defs ...*taskDef) {
 	}
 }
 
+// id is the task's EnvPool id.
 func (d *taskDef) id() string { return ID(d.domain, d.task) }
 
 // TaskIDs returns the suite's task ids in table order (domain by domain).
@@ -90,9 +96,22 @@ func TaskIDs() []string {
 	return ids
 }
 
-// suiteModel is the model function of a task that compiles its domain's file unedited.
-func suiteModel(domain string) func(taskOptions) ([]byte, error) {
-	return func(taskOptions) ([]byte, error) { return ModelXML(domain) }
+// suiteTask is the table row of a task that compiles its domain's file unedited, as
+// most of the suite's tasks do; they differ only in their logic.
+func suiteTask(domain, task string, frameSkip int, newLogic logicFactory) *taskDef {
+	return &taskDef{domain: domain, task: task, frameSkip: frameSkip, newLogic: newLogic, model: editedModel(domain, nil)}
+}
+
+// editedModel is the model function of a task that compiles its domain's file after
+// edit (nil: as shipped), the suite's make_model for the tasks that edit theirs.
+func editedModel(domain string, edit func(doc []byte) ([]byte, error)) func(taskOptions) ([]byte, error) {
+	return func(taskOptions) ([]byte, error) {
+		doc, err := ModelXML(domain)
+		if err != nil || edit == nil {
+			return doc, err
+		}
+		return edit(doc)
+	}
 }
 
 // modelCache holds the compiled models by domain and document, shared read-only by the
@@ -102,6 +121,8 @@ var modelCache struct {
 	m map[string]*mujoco.Model
 }
 
+// cachedModel compiles a domain's document once and returns the compiled model to
+// every later build of a task with the same document.
 func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
 	key := domain + "\x00" + string(xml)
 	modelCache.Lock()
@@ -182,6 +203,3 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
 }
-
-// field is a layout entry, for the tasks' layout methods.
-func field(name string, size int) envpool.ObsField { return envpool.ObsField{Name: name, Size: size} }

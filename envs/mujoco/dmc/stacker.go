@@ -40,23 +40,19 @@ const stackerMaxBoxes = 4
 
 // stackerModel is the suite's make_model: the file without the boxes past n.
 func stackerModel(n int) func(taskOptions) ([]byte, error) {
-	return func(taskOptions) ([]byte, error) {
-		doc, err := ModelXML("stacker")
-		if err != nil {
-			return nil, err
-		}
+	return editedModel("stacker", func(doc []byte) ([]byte, error) {
+		var removed []string
 		for b := n; b < stackerMaxBoxes; b++ {
-			if doc, err = removeNamedElements(doc, "body", fmt.Sprintf("box%d", b)); err != nil {
-				return nil, err
-			}
+			removed = append(removed, fmt.Sprintf("box%d", b))
 		}
-		return doc, nil
-	}
+		return removeNamedElements(doc, "body", removed...)
+	})
 }
 
 // stackerHandFar is the reward's hand_is_far tolerance.
 var stackerHandFar = Tol{Lower: 0.1, Upper: math.Inf(1), Margin: manipulatorClose, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 
+// stacker is one env's logic of the stacker tasks.
 type stacker struct {
 	plainControl
 	noTermination
@@ -70,47 +66,29 @@ type stacker struct {
 	targetGeom, targetSite, grasp int
 }
 
-func newStacker(n int) func(*Physics, taskOptions) (logic, error) {
+// newStacker makes the logic of a task with n boxes.
+func newStacker(n int) logicFactory {
 	return func(p *Physics, _ taskOptions) (logic, error) {
-		arm, err := newPlanarArm(p, "stacker")
-		if err != nil {
-			return nil, err
-		}
-		s := &stacker{planarArm: arm, n: n}
+		r := newResolver(p, "stacker")
 		var names, joints []string
 		for b := range n {
 			name := fmt.Sprintf("box%d", b)
 			names = append(names, name)
 			joints = append(joints, name+"_x", name+"_y", name+"_z")
 		}
-		s.boxes, err = p.Names(mujoco.ObjBody, names...)
-		if err == nil {
-			s.boxSites, err = p.Names(mujoco.ObjSite, names...)
-		}
-		if err == nil {
-			s.boxJoints, err = p.Joints(joints...)
-		}
-		var ids []int
-		if err == nil {
-			ids, err = p.Names(mujoco.ObjSite, "target", "grasp")
-		}
-		if err == nil {
-			s.targetSite, s.grasp = ids[0], ids[1]
-			s.target, err = p.ID(mujoco.ObjBody, "target")
-		}
-		if err == nil {
-			s.targetGeom, err = p.ID(mujoco.ObjGeom, "target")
-		}
-		if err != nil {
-			return nil, mustBeNamed("stacker", err)
-		}
-		return s, nil
+		s := &stacker{planarArm: newPlanarArm(p, r), n: n,
+			boxes: r.ids(mujoco.ObjBody, names...), boxSites: r.ids(mujoco.ObjSite, names...), boxJoints: r.joints(joints...),
+			targetSite: r.id(mujoco.ObjSite, "target"), grasp: r.id(mujoco.ObjSite, "grasp"),
+			target: r.id(mujoco.ObjBody, "target"), targetGeom: r.id(mujoco.ObjGeom, "target")}
+		return s, r.err()
 	}
 }
 
 // boxSize is the target box's half size, the size of every box.
 func (s *stacker) boxSize(p *Physics) float64 { return p.ModelRow("geom_size", s.targetGeom, 3)[0] }
 
+// initEpisode draws the arm, the target's height and x, and the boxes until nothing
+// touches.
 func (s *stacker) initEpisode(p *Physics) error {
 	return s.searchStart(p, func() error {
 		height := float64(2*p.Intn(s.n) + 1)
@@ -127,6 +105,7 @@ func (s *stacker) initEpisode(p *Physics) error {
 	})
 }
 
+// reward is box_is_close (the nearest box to the target) times hand_is_far.
 func (s *stacker) reward(p *Physics) float64 {
 	size := s.boxSize(p)
 	nearest := math.Inf(1)
@@ -137,10 +116,13 @@ func (s *stacker) reward(p *Physics) float64 {
 	return boxClose * stackerHandFar.Of(siteDistance(p, s.grasp, s.targetSite))
 }
 
+// layout is the arm's entries, hand_pos, box_pos, box_vel and target_pos.
 func (s *stacker) layout(*Physics) []envpool.ObsField {
 	return append(s.armLayout(), field("hand_pos", 4), field("box_pos", 4*s.n), field("box_vel", 3*s.n), field("target_pos", 2))
 }
 
+// observe writes the arm, the hand's and boxes' poses, the boxes' velocities and the
+// target's position.
 func (s *stacker) observe(p *Physics, o []float32) {
 	o = s.putArm(p, o)
 	o = s.putPose2D(p, o, s.hand, true)

@@ -3,7 +3,6 @@ package dmc
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -26,7 +25,8 @@ func TestStackerModels(t *testing.T) {
 			}
 		}
 		want := []string{"arm_pos:16", "arm_vel:8", "touch:5", "hand_pos:4", fmt.Sprintf("box_pos:%d", 4*n), fmt.Sprintf("box_vel:%d", 3*n), "target_pos:2"}
-		checkSpec(t, spec, 10, want)
+		checkTiming(t, e, spec, 10, 0.001, 10)
+		checkLayout(t, spec, want...)
 	}
 }
 
@@ -35,26 +35,20 @@ func TestStackerModels(t *testing.T) {
 func TestStackerObservation(t *testing.T) {
 	e, spec := makeEnv(t, "StackerStack4-v1", nil, 8)
 	p := e.Physics()
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 2 {
-		e.Reset()
-		for range 20 {
-			obs, _ := observe(t, e, spec)
-			armObservation(t, e, obs)
-			var pos, vel []float64
-			for b := range 4 {
-				name := fmt.Sprintf("box%d", b)
-				pos = append(pos, pose2D(t, p, name)...)
-				for _, axis := range []string{"_x", "_y", "_z"} {
-					vel = append(vel, p.D.Qvel[mustJoint(t, p, name+axis).Qvel])
-				}
+	rollout(t, e, spec, 40, 20, 7, nil, func(obs []float32) {
+		armObservation(t, e, obs)
+		var pos, vel []float64
+		for b := range 4 {
+			name := fmt.Sprintf("box%d", b)
+			pos = append(pos, pose2D(t, p, name)...)
+			for _, axis := range []string{"_x", "_y", "_z"} {
+				vel = append(vel, p.D.Qvel[mustJoint(t, p, name+axis).Qvel])
 			}
-			checkEntry(t, spec, obs, "box_pos", pos...)
-			checkEntry(t, spec, obs, "box_vel", vel...)
-			checkEntry(t, spec, obs, "target_pos", pose2D(t, p, "target")[:2]...)
-			e.Step(randomAction(rng, spec))
 		}
-	}
+		checkEntry(t, spec, obs, "box_pos", pos...)
+		checkEntry(t, spec, obs, "box_vel", vel...)
+		checkEntry(t, spec, obs, "target_pos", pose2D(t, p, "target")[:2]...)
+	})
 }
 
 // TestStackerReset: the target stands at the height of a stack of 1..n boxes (each
@@ -108,21 +102,16 @@ func TestStackerReward(t *testing.T) {
 		pos[0], pos[2] = g[0]+c.hand, g[2]
 		p.D.Qpos[x0.Qpos], p.D.Qpos[z0.Qpos] = pos[0]+c.box, pos[2]
 		p.D.Qpos[x1.Qpos], p.D.Qpos[z1.Qpos] = pos[0]+c.box+0.2, pos[2]
-		if err := p.Forward(); err != nil {
-			t.Fatal(err)
-		}
-		boxClose := math.Pow(0.1, sq(math.Hypot(c.box, 0.001)/0.044)) // gaussian, bounds (0, 0), margin 2 * 0.022
+		forward(t, p)
+		boxClose := gaussianTol(math.Hypot(c.box, 0.001), 0, 0, 0.044) // bounds (0, 0), margin 2 * 0.022
 		s := p.SiteXpos[3*targetSite:]
 		handD := math.Sqrt(sq(g[0]-s[0]) + sq(g[1]-s[1]) + sq(g[2]-s[2]))
 		if math.Abs(handD-math.Hypot(c.hand, 0.001)) > 1e-9 {
 			t.Fatalf("target site %g from the grasp site, want %g", handD, c.hand)
 		}
-		handFar := 1.0
-		if handD < 0.1 {
-			handFar = math.Pow(0.1, sq((0.1-handD)/0.01))
-		}
+		handFar := gaussianTol(handD, 0.1, math.Inf(1), 0.01)
 		r, want := e.logic.reward(p), boxClose*handFar
-		if math.Abs(r-want) > 1e-6 {
+		if !near(r, want, 1e-6) {
 			t.Errorf("box %g from the target, hand %g from it: reward %g, want %g", c.box, c.hand, r, want)
 		}
 		seen = append(seen, r)

@@ -1,9 +1,7 @@
 package dmc
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,32 +45,17 @@ const swimmerFixedSensors = 12
 // mjOBJ_MESH, 9), which the mujoco package does not export.
 const swimmerObjLight = 8
 
-// swimmerCamera matches a camera element, for moving the tracking cameras.
-var swimmerCamera = regexp.MustCompile(`<camera [^>]*>`)
-
-// swimmerPos matches a pos attribute and captures its value.
-var swimmerPos = regexp.MustCompile(`pos="([^"]*)"`)
-
-// swimmerModel builds the document of an n-body swimmer from the suite's swimmer.xml.
+// swimmerModel builds the document of an n-body swimmer from the suite's swimmer.xml,
+// as the suite's _make_model does.
 func swimmerModel(n int) ([]byte, error) {
 	if n < 3 {
 		return nil, fmt.Errorf("dmc: swimmer: at least 3 bodies required, got %d", n)
 	}
-	base, err := ModelXML("swimmer")
+	doc, err := ModelXML("swimmer")
 	if err != nil {
 		return nil, err
 	}
-	doc := string(base)
-	head := strings.Index(doc, `<body name="head"`)
-	end := strings.Index(doc[max(head, 0):], "</body>")
-	closing := strings.LastIndex(doc, "</mujoco>")
-	if head < 0 || end < 0 || closing < 0 {
-		return nil, fmt.Errorf("dmc: swimmer: swimmer.xml lacks the head body")
-	}
-	end += head
-
-	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	limit := num(360.0 / float64(n))
+	limit := swimmerNumber(360.0 / float64(n))
 	var chain, actuators, sensors strings.Builder
 	for i := range n - 1 {
 		fmt.Fprintf(&chain, `<body name="segment_%d" pos="0 .1 0"><geom class="visual" name="visual_%d"/><geom class="inertial" name="inertial_%d"/>`, i, i, i)
@@ -81,33 +64,58 @@ func swimmerModel(n int) ([]byte, error) {
 		fmt.Fprintf(&sensors, "    <velocimeter name=\"velocimeter_%d\" site=\"site_%d\"/>\n    <gyro name=\"gyro_%d\" site=\"site_%d\"/>\n", i, i, i, i)
 	}
 	chain.WriteString(strings.Repeat("</body>", n-1))
-
-	scale := float64(n) / 6
-	headBody := swimmerCamera.ReplaceAllStringFunc(doc[head:end], func(cam string) string {
-		if !strings.Contains(cam, `mode="trackcom"`) {
-			return cam
-		}
-		return swimmerPos.ReplaceAllStringFunc(cam, func(attr string) string {
-			fields := strings.Fields(swimmerPos.FindStringSubmatch(attr)[1])
-			for k, f := range fields {
-				v, _ := strconv.ParseFloat(f, 64)
-				fields[k] = num(v * scale)
-			}
-			return `pos="` + strings.Join(fields, " ") + `"`
-		})
-	})
-
-	var out bytes.Buffer
-	out.WriteString(doc[:head])
-	out.WriteString(headBody)
-	out.WriteString(chain.String())
-	out.WriteString(doc[end:closing])
-	out.WriteString("  <actuator>\n" + actuators.String() + "  </actuator>\n")
-	out.WriteString("  <sensor>\n" + sensors.String() + "  </sensor>\n")
-	out.WriteString(doc[closing:])
-	return out.Bytes(), nil
+	doc, err = appendToElement(doc, "body", "head", chain.String())
+	if err == nil {
+		doc, err = appendToElement(doc, "mujoco", "", "  <actuator>\n"+actuators.String()+"  </actuator>\n  <sensor>\n"+sensors.String()+"  </sensor>\n")
+	}
+	if err == nil {
+		doc, err = swimmerMoveCameras(doc, float64(n)/6)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dmc: swimmer: %w", err)
+	}
+	return doc, nil
 }
 
+// swimmerMoveCameras scales the pos of the head's tracking cameras (mode trackcom), so
+// that a longer swimmer stays in view.
+func swimmerMoveCameras(doc []byte, scale float64) ([]byte, error) {
+	head, ok, err := mjcfFind(doc, "body", "head")
+	if err != nil || !ok {
+		return nil, fmt.Errorf("swimmer.xml lacks the head body (%v)", err)
+	}
+	elems, err := mjcfElements(doc)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range elems {
+		if mode, _ := e.attr("mode"); e.tag != "camera" || mode != "trackcom" || e.start < head.start || e.end > head.end {
+			continue
+		}
+		name, _ := e.attr("name")
+		pos, _ := e.attr("pos")
+		fields := strings.Fields(pos)
+		for k, f := range fields {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return nil, fmt.Errorf("camera %s: pos %q: %w", name, pos, err)
+			}
+			fields[k] = swimmerNumber(v * scale)
+		}
+		// setElementAttr changes only this camera's value, so the spans of the
+		// cameras after it move but their order and names do not.
+		if doc, err = setElementAttr(doc, "camera", name, "pos", strings.Join(fields, " ")); err != nil {
+			return nil, err
+		}
+	}
+	return doc, nil
+}
+
+// swimmerNumber writes a number of the generated document in the shortest form that
+// reads back exactly.
+func swimmerNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// swimmer is one env's logic of the swimmer tasks.
 type swimmer struct {
 	plainControl
 	noTermination
@@ -116,13 +124,16 @@ type swimmer struct {
 	light        int
 }
 
+// newSwimmer makes the logic of a swimmer task (the body count is in the model).
 func newSwimmer(p *Physics, _ taskOptions) (logic, error) {
-	r := &nameResolver{p: p, domain: "swimmer"}
+	r := newResolver(p, "swimmer")
 	s := &swimmer{head: r.id(mujoco.ObjBody, "head"), nose: r.id(mujoco.ObjGeom, "nose"), target: r.id(mujoco.ObjGeom, "target"),
 		light: r.id(swimmerObjLight, "target_light")}
-	return s, r.failed()
+	return s, r.err()
 }
 
+// initEpisode draws the joints and moves the target and its light, near with
+// probability 0.2.
 func (s *swimmer) initEpisode(p *Physics) error {
 	p.RandomizeLimitedAndRotationalJoints()
 	box := 2.0
@@ -138,20 +149,24 @@ func (s *swimmer) initEpisode(p *Physics) error {
 
 // noseToTarget is the target minus the nose in the head's frame, x and y.
 func (s *swimmer) noseToTarget(p *Physics) (float64, float64) {
-	v := vecInFrame(vecSub3(p.GeomXpos[3*s.target:3*s.target+3], p.GeomXpos[3*s.nose:3*s.nose+3]), p.Xmat[9*s.head:9*s.head+9])
+	v := vecInFrame(vecSub3(vec3(p.GeomXpos, s.target), vec3(p.GeomXpos, s.nose)), mat3(p.Xmat, s.head))
 	return v[0], v[1]
 }
 
+// reward is the long-tail tolerance of the nose's distance to the target.
 func (s *swimmer) reward(p *Physics) float64 {
 	r := p.ModelRow("geom_size", s.target, 3)[0]
-	return Tolerance(euclidNorm(s.noseToTarget(p)), 0, r, 5*r, LongTail, DefaultValueAtMargin)
+	return Tolerance(norm(s.noseToTarget(p)), 0, r, 5*r, LongTail, DefaultValueAtMargin)
 }
 
+// layout is joints, to_target and body_velocities (three per body).
 func (s *swimmer) layout(p *Physics) []envpool.ObsField {
 	bodies := (len(p.Sensordata) - swimmerFixedSensors) / 6
 	return []envpool.ObsField{field("joints", p.M.NQ-3), field("to_target", 2), field("body_velocities", 3*bodies)}
 }
 
+// observe writes the link joints, the target in the head's frame and each body's
+// velocimeter x, y and gyro z.
 func (s *swimmer) observe(p *Physics, o []float32) {
 	o = put(o, p.D.Qpos[3:]...)
 	x, y := s.noseToTarget(p)

@@ -8,8 +8,10 @@ import (
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// swimmerSizes are the body counts of the suite's swimmer tasks.
 var swimmerSizes = []int{6, 15}
 
+// swimmerID is the task id of the n-body swimmer.
 func swimmerID(n int) string { return fmt.Sprintf("SwimmerSwimmer%d-v1", n) }
 
 // TestSwimmerModel: the generated n-body swimmer has the suite's sizes (n+2 position
@@ -24,32 +26,22 @@ func TestSwimmerModel(t *testing.T) {
 			t.Fatalf("swimmer%d: nq %d nv %d nu %d nbody %d njnt %d nsensor %d nsensordata %d", n, m.NQ, m.NV, m.NU,
 				m.NBody, m.Size("njnt"), m.Size("nsensor"), m.Size("nsensordata"))
 		}
-		if spec.FrameSkip != 15 || m.Timestep != 0.002 {
-			t.Errorf("swimmer%d: frame skip %d, timestep %g", n, spec.FrameSkip, m.Timestep)
-		}
+		checkTiming(t, e, spec, 15, 0.002, 30)
 		ranges, limited := m.Float64s("jnt_range"), m.Bytes("jnt_limited")
 		for i := range n - 1 {
-			j, err := m.ID(mujoco.ObjJoint, fmt.Sprintf("joint_%d", i))
-			if err != nil {
-				t.Fatal(err)
-			}
+			j := mustID(t, e.Physics(), mujoco.ObjJoint, fmt.Sprintf("joint_%d", i))
 			lim := 2 * math.Pi / float64(n)
 			if limited[j] == 0 || math.Abs(ranges[2*j]+lim) > 1e-12 || math.Abs(ranges[2*j+1]-lim) > 1e-12 {
 				t.Fatalf("swimmer%d: joint_%d limited %d range %v, want ±%g", n, i, limited[j], ranges[2*j:2*j+2], lim)
 			}
-			if _, err := m.ID(mujoco.ObjActuator, fmt.Sprintf("motor_%d", i)); err != nil {
-				t.Fatal(err)
-			}
+			mustID(t, e.Physics(), mujoco.ObjActuator, fmt.Sprintf("motor_%d", i))
 		}
-		cam, err := m.ID(mujoco.ObjCamera, "tracking1")
-		if err != nil {
-			t.Fatal(err)
-		}
+		cam := mustID(t, e.Physics(), mujoco.ObjCamera, "tracking1")
 		pos, scale := m.Float64s("cam_pos")[3*cam:3*cam+3], float64(n)/6
 		if math.Abs(pos[1]+0.2*scale) > 1e-12 || math.Abs(pos[2]-0.5*scale) > 1e-12 {
 			t.Errorf("swimmer%d: tracking1 at %v, want (0, %g, %g)", n, pos, -0.2*scale, 0.5*scale)
 		}
-		wantLayoutB(t, spec, []string{"joints", "to_target", "body_velocities"}, []int{n - 1, 2, 3 * n})
+		checkLayout(t, spec, fmt.Sprintf("joints:%d", n-1), "to_target:2", fmt.Sprintf("body_velocities:%d", 3*n))
 	}
 	if _, err := swimmerModel(2); err == nil {
 		t.Errorf("a 2-body swimmer was accepted")
@@ -63,23 +55,23 @@ func TestSwimmerObservation(t *testing.T) {
 	for _, n := range swimmerSizes {
 		e, spec := makeEnv(t, swimmerID(n), nil, 2)
 		p := e.Physics()
-		statesB(t, e, spec, 10, 5, 3, func(obs []float32) {
-			wantEntryB(t, spec, obs, "joints", p.D.Qpos[3:]...)
-			nose, target := sensorValuesB(t, p, "nose_pos"), sensorValuesB(t, p, "target_pos")
-			xaxis, yaxis := sensorValuesB(t, p, "head_xaxis"), sensorValuesB(t, p, "head_yaxis")
+		rollout(t, e, spec, 10, 5, 3, nil, func(obs []float32) {
+			checkEntry(t, spec, obs, "joints", p.D.Qpos[3:]...)
+			nose, target := sensorValues(t, p, "nose_pos"), sensorValues(t, p, "target_pos")
+			xaxis, yaxis := sensorValues(t, p, "head_xaxis"), sensorValues(t, p, "head_yaxis")
 			var dx, dy float64
 			for k := range 3 {
 				dx += (target[k] - nose[k]) * xaxis[k]
 				dy += (target[k] - nose[k]) * yaxis[k]
 			}
-			wantEntryB(t, spec, obs, "to_target", dx, dy)
-			vel, gyro := sensorValuesB(t, p, "head_vel"), sensorValuesB(t, p, "head_gyro")
+			checkEntry(t, spec, obs, "to_target", dx, dy)
+			vel, gyro := sensorValues(t, p, "head_vel"), sensorValues(t, p, "head_gyro")
 			want := []float64{vel[0], vel[1], gyro[2]}
 			for b := range n - 1 {
-				vel, gyro = sensorValuesB(t, p, fmt.Sprintf("velocimeter_%d", b)), sensorValuesB(t, p, fmt.Sprintf("gyro_%d", b))
+				vel, gyro = sensorValues(t, p, fmt.Sprintf("velocimeter_%d", b)), sensorValues(t, p, fmt.Sprintf("gyro_%d", b))
 				want = append(want, vel[0], vel[1], gyro[2])
 			}
-			wantEntryB(t, spec, obs, "body_velocities", want...)
+			checkEntry(t, spec, obs, "body_velocities", want...)
 		})
 	}
 }
@@ -90,14 +82,7 @@ func TestSwimmerObservation(t *testing.T) {
 func TestSwimmerReset(t *testing.T) {
 	e, _ := makeEnv(t, "SwimmerSwimmer6-v1", nil, 21)
 	p := e.Physics()
-	target, err := p.ID(mujoco.ObjGeom, "target")
-	if err != nil {
-		t.Fatal(err)
-	}
-	light, err := p.ID(swimmerObjLight, "target_light")
-	if err != nil {
-		t.Fatal(err)
-	}
+	target, light := mustID(t, p, mujoco.ObjGeom, "target"), mustID(t, p, swimmerObjLight, "target_light")
 	const resets = 400
 	nClose, far := 0, 0
 	for range resets {
@@ -140,10 +125,7 @@ func TestSwimmerReward(t *testing.T) {
 	for _, n := range swimmerSizes {
 		e, _ := makeEnv(t, swimmerID(n), nil, 0)
 		p := e.Physics()
-		target, err := p.ID(mujoco.ObjGeom, "target")
-		if err != nil {
-			t.Fatal(err)
-		}
+		target := mustID(t, p, mujoco.ObjGeom, "target")
 		for _, s := range []struct{ rx, ry, tx, ty float64 }{
 			{0, 0, 0, -0.06}, {0, 0, 0.05, -0.02}, {0.3, -0.2, 1, 1}, {1, 1, -1.5, 0.7}, {-1, 0.5, -1, 0.6}, {0, 0, 0.1, -0.06},
 		} {
@@ -151,7 +133,7 @@ func TestSwimmerReward(t *testing.T) {
 			g[0], g[1] = s.tx, s.ty
 			q := make([]float64, p.M.NQ)
 			q[0], q[1] = s.rx, s.ry
-			setStateB(t, p, q, nil, nil)
+			got := rewardAt(t, e, q, nil, nil)
 			// The nose sits at (0, -0.06) in the head, which is unrotated here.
 			dist := math.Hypot(s.tx-s.rx, s.ty-(s.ry-0.06))
 			want := 1.0
@@ -159,7 +141,7 @@ func TestSwimmerReward(t *testing.T) {
 				d := (dist - 0.1) / 0.5
 				want = 1 / (9*d*d + 1)
 			}
-			nearB(t, fmt.Sprintf("swimmer%d reward at distance %g", n, dist), e.logic.reward(p), want)
+			checkNear(t, fmt.Sprintf("swimmer%d reward at distance %g", n, dist), got, want)
 		}
 	}
 }

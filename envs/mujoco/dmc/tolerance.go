@@ -26,6 +26,7 @@ const (
 	TanhSquared
 )
 
+// sigmoidNames are the suite's names of the sigmoids, by value.
 var sigmoidNames = [...]string{"gaussian", "hyperbolic", "long_tail", "reciprocal", "cosine", "linear", "quadratic", "tanh_squared"}
 
 // String returns the suite's name of the sigmoid.
@@ -140,4 +141,22 @@ func sigmoid(d, v float64, s Sigmoid) float64 {
 		return 1 - t*t
 	}
 	panic(fmt.Sprintf("dmc: unknown sigmoid %v", s))
+}
+
+// smallControlTol is the suite's per-actuator control penalty: 1 at zero control,
+// falling quadratically to 0 at |u| = 1.
+var smallControlTol = Tol{Lower: 0, Upper: 0, Margin: 1, Sigmoid: Quadratic, ValueAtMargin: 0}
+
+// smallControl is the suite's small_control reward term, (4 + the mean tolerance of
+// the controls) / 5, of the raw controls (the action as written, not clamped to the
+// control range): it shaves at most a fifth off a reward for effort.
+func smallControl(p *Physics) float64 {
+	if len(p.D.Ctrl) == 0 {
+		return 1
+	}
+	s := 0.0
+	for _, u := range p.D.Ctrl {
+		s += smallControlTol.Of(u)
+	}
+	return (4 + s/float64(len(p.D.Ctrl))) / 5
 }

@@ -6,13 +6,16 @@ import (
 	"testing"
 )
 
-var all = []Sigmoid{Gaussian, Hyperbolic, LongTail, Reciprocal, Cosine, Linear, Quadratic, TanhSquared}
+// sigmoids are all the suite's sigmoids.
+var sigmoids = []Sigmoid{Gaussian, Hyperbolic, LongTail, Reciprocal, Cosine, Linear, Quadratic, TanhSquared}
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+// closeTol is how near a tolerance, a value in [0, 1], must come to its hand-worked
+// value.
+const closeTol = 1e-12
 
 // Inside the bounds every tolerance is 1, edges included; outside with no margin, 0.
 func TestToleranceBand(t *testing.T) {
-	for _, s := range all {
+	for _, s := range sigmoids {
 		for _, x := range []float64{-1, 0, 0.5, 2} {
 			if got := Tolerance(x, -1, 2, 0.3, s, 0.1); got != 1 {
 				t.Errorf("%v: tolerance(%g) in [-1, 2] = %g, want 1", s, x, got)
@@ -26,10 +29,10 @@ func TestToleranceBand(t *testing.T) {
 
 // One margin from either bound every sigmoid gives the value at the margin.
 func TestToleranceValueAtMargin(t *testing.T) {
-	for _, s := range all {
+	for _, s := range sigmoids {
 		for _, v := range []float64{0.1, 0.5, 0.9} {
 			for _, x := range []float64{4 + 2, 1 - 2} { // bounds [1, 4], margin 2
-				if got := Tolerance(x, 1, 4, 2, s, v); !near(got, v) {
+				if got := Tolerance(x, 1, 4, 2, s, v); !near(got, v, closeTol) {
 					t.Errorf("%v, value at margin %g: tolerance(%g) = %.15g", s, v, x, got)
 				}
 			}
@@ -60,11 +63,11 @@ func TestToleranceHandValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, x := range []float64{0.5, -0.5} {
-			if got := Tolerance(x, 0, 0, 1, c.s, 0.1); !near(got, c.half) {
+			if got := Tolerance(x, 0, 0, 1, c.s, 0.1); !near(got, c.half, closeTol) {
 				t.Errorf("%v at half a margin (x = %g): %.15g, want %.15g", c.s, x, got, c.half)
 			}
 		}
-		if got := Tolerance(-2, 0, 0, 1, c.s, 0.1); !near(got, c.two) {
+		if got := Tolerance(-2, 0, 0, 1, c.s, 0.1); !near(got, c.two, closeTol) {
 			t.Errorf("%v at two margins: %.15g, want %.15g", c.s, got, c.two)
 		}
 	}
@@ -77,6 +80,8 @@ func halfTanh() float64 {
 	return t * t
 }
 
+// TestToleranceChecks: Check refuses what the suite refuses, and the sigmoids carry
+// the suite's names.
 func TestToleranceChecks(t *testing.T) {
 	bad := []struct {
 		tol  Tol
@@ -94,7 +99,7 @@ func TestToleranceChecks(t *testing.T) {
 			t.Errorf("Check(%+v) = %v, want an error saying %q", b.tol, err, b.want)
 		}
 	}
-	for _, s := range all {
+	for _, s := range sigmoids {
 		if err := (Tol{Margin: 1, Sigmoid: s, ValueAtMargin: DefaultValueAtMargin}).Check(); err != nil {
 			t.Errorf("%v with the default value at the margin: %v", s, err)
 		}

@@ -23,12 +23,14 @@ import (
 // Observation: orientations (the xx and xz entries of every body's xmat but the
 // world's, 14), height (the torso's z, 1), velocity (qvel, 9).
 func init() {
-	speeds := []float64{0, walkerWalkSpeed, walkerRunSpeed}
-	registerVariants("walker", 10, []string{"stand", "walk", "run"}, func(p *Physics, i int) (logic, error) {
-		return newWalker(p, speeds[i])
-	})
+	register(
+		suiteTask("walker", "stand", 10, newWalker(0)),
+		suiteTask("walker", "walk", 10, newWalker(walkerWalkSpeed)),
+		suiteTask("walker", "run", 10, newWalker(walkerRunSpeed)),
+	)
 }
 
+// The walker's standing torso height and its walking and running speeds.
 const (
 	walkerStandHeight = 1.2
 	walkerWalkSpeed   = 1
@@ -43,6 +45,7 @@ func walkerMove(speed float64) Tol {
 	return Tol{Lower: speed, Upper: math.Inf(1), Margin: speed / 2, Sigmoid: Linear, ValueAtMargin: 0.5}
 }
 
+// walker is one env's logic of the walker tasks.
 type walker struct {
 	plainControl
 	noTermination
@@ -51,22 +54,27 @@ type walker struct {
 	vel   Sensor
 }
 
-func newWalker(p *Physics, speed float64) (logic, error) {
-	r := &nameResolver{p: p, domain: "walker"}
-	w := &walker{speed: speed, torso: r.id(mujoco.ObjBody, "torso"), vel: r.sensor("torso_subtreelinvel")}
-	return w, r.failed()
+// newWalker makes the logic of standing (speed 0) or moving at speed.
+func newWalker(speed float64) logicFactory {
+	return func(p *Physics, _ taskOptions) (logic, error) {
+		r := newResolver(p, "walker")
+		w := &walker{speed: speed, torso: r.id(mujoco.ObjBody, "torso"), vel: r.sensor("torso_subtreelinvel")}
+		return w, r.err()
+	}
 }
 
+// initEpisode draws the limited joints in their ranges and the root hinge's angle.
 func (w *walker) initEpisode(p *Physics) error {
 	p.RandomizeLimitedAndRotationalJoints()
 	return nil
 }
 
-func (w *walker) height(p *Physics) float64  { return p.Xpos[3*w.torso+2] }
-func (w *walker) upright(p *Physics) float64 { return p.Xmat[9*w.torso+8] }
+// height is the torso's z.
+func (w *walker) height(p *Physics) float64 { return vec3(p.Xpos, w.torso)[2] }
 
+// reward is stand, times the move term when walking or running.
 func (w *walker) reward(p *Physics) float64 {
-	stand := (3*walkerStanding.Of(w.height(p)) + (1+w.upright(p))/2) / 4
+	stand := (3*walkerStanding.Of(w.height(p)) + (1+bodyZAxisZ(p, w.torso))/2) / 4
 	if w.speed == 0 {
 		return stand
 	}
@@ -74,13 +82,16 @@ func (w *walker) reward(p *Physics) float64 {
 	return stand * (5*move + 1) / 6
 }
 
+// layout is orientations, height and velocity.
 func (w *walker) layout(p *Physics) []envpool.ObsField {
 	return []envpool.ObsField{field("orientations", 2*(p.M.NBody-1)), field("height", 1), field("velocity", p.M.NV)}
 }
 
+// observe writes the xx and xz entries of every body's xmat but the world's, the
+// torso's height and qvel.
 func (w *walker) observe(p *Physics, o []float32) {
 	for b := 1; b < p.M.NBody; b++ {
-		o = put(o, p.Xmat[9*b], p.Xmat[9*b+2])
+		o = put(o, mat3(p.Xmat, b)[0], bodyZAxisX(p, b))
 	}
 	o = put(o, w.height(p))
 	put(o, p.D.Qvel...)

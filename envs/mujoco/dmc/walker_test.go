@@ -4,8 +4,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
+// walkerIDs are the walker tasks.
 var walkerIDs = []string{"WalkerStand-v1", "WalkerWalk-v1", "WalkerRun-v1"}
 
 // TestWalkerSpec: frame skip 10 (0.025 s of 0.0025 s steps), six actuators in [-1, 1],
@@ -13,13 +16,11 @@ var walkerIDs = []string{"WalkerStand-v1", "WalkerWalk-v1", "WalkerRun-v1"}
 func TestWalkerSpec(t *testing.T) {
 	for _, id := range walkerIDs {
 		e, spec := makeEnv(t, id, nil, 0)
-		if spec.FrameSkip != 10 || e.Physics().M.Timestep != 0.0025 {
-			t.Errorf("%s: frame skip %d, timestep %g", id, spec.FrameSkip, e.Physics().M.Timestep)
-		}
+		checkTiming(t, e, spec, 10, 0.0025, 25)
 		if spec.ActionSpace.Size() != 6 || spec.ActionSpace.Low[0] != -1 || spec.ActionSpace.High[5] != 1 {
 			t.Errorf("%s: action space %+v", id, spec.ActionSpace)
 		}
-		wantLayoutB(t, spec, []string{"orientations", "height", "velocity"}, []int{14, 1, 9})
+		checkLayout(t, spec, "orientations:14", "height:1", "velocity:9")
 	}
 }
 
@@ -28,16 +29,16 @@ func TestWalkerSpec(t *testing.T) {
 func TestWalkerObservation(t *testing.T) {
 	e, spec := makeEnv(t, "WalkerWalk-v1", nil, 7)
 	p := e.Physics()
-	torso := bodyIDB(t, p, "torso")
-	statesB(t, e, spec, 20, 10, 1, func(obs []float32) {
+	torso := mustID(t, p, mujoco.ObjBody, "torso")
+	rollout(t, e, spec, 20, 10, 1, nil, func(obs []float32) {
 		xmat, xpos := p.D.Float64s("xmat"), p.D.Float64s("xpos")
 		var orient []float64
 		for b := 1; b < 8; b++ {
 			orient = append(orient, xmat[9*b], xmat[9*b+2])
 		}
-		wantEntryB(t, spec, obs, "orientations", orient...)
-		wantEntryB(t, spec, obs, "height", xpos[3*torso+2])
-		wantEntryB(t, spec, obs, "velocity", p.D.Qvel...)
+		checkEntry(t, spec, obs, "orientations", orient...)
+		checkEntry(t, spec, obs, "height", xpos[3*torso+2])
+		checkEntry(t, spec, obs, "velocity", p.D.Qvel...)
 	})
 }
 
@@ -47,8 +48,8 @@ func TestWalkerObservation(t *testing.T) {
 func TestWalkerReset(t *testing.T) {
 	e, _ := makeEnv(t, "WalkerStand-v1", nil, 11)
 	p := e.Physics()
-	torso := bodyIDB(t, p, "torso")
-	rootz, rootx, rooty := jointAtB(t, p, "rootz"), jointAtB(t, p, "rootx"), jointAtB(t, p, "rooty")
+	torso := mustID(t, p, mujoco.ObjBody, "torso")
+	rootz, rootx, rooty := mustJoint(t, p, "rootz"), mustJoint(t, p, "rootx"), mustJoint(t, p, "rooty")
 	ranges := map[string][2]float64{
 		"right_hip": {-20, 100}, "right_knee": {-150, 0}, "right_ankle": {-45, 45},
 		"left_hip": {-20, 100}, "left_knee": {-150, 0}, "left_ankle": {-45, 45},
@@ -71,7 +72,7 @@ func TestWalkerReset(t *testing.T) {
 			pos++
 		}
 		for name, r := range ranges {
-			v := q[jointAtB(t, p, name).Qpos] * 180 / math.Pi
+			v := q[mustJoint(t, p, name).Qpos] * 180 / math.Pi
 			if v < r[0]-1e-9 || v > r[1]+1e-9 {
 				t.Fatalf("%s = %g degrees, outside %v", name, v, r)
 			}
@@ -87,7 +88,7 @@ func TestWalkerReset(t *testing.T) {
 				t.Fatalf("qvel[%d] = %g after reset", i, v)
 			}
 		}
-		nearB(t, "torso height", p.D.Float64s("xpos")[3*torso+2], 1.3)
+		checkNear(t, "torso height", p.D.Float64s("xpos")[3*torso+2], 1.3)
 	}
 	if neg < 20 || pos < 20 {
 		t.Errorf("rooty not spread over [-pi, pi]: %d below -pi/2, %d above pi/2 of 200", neg, pos)
@@ -108,20 +109,19 @@ func TestWalkerReward(t *testing.T) {
 		speed float64
 	}{{"WalkerStand-v1", 0}, {"WalkerWalk-v1", 1}, {"WalkerRun-v1", 8}} {
 		e, _ := makeEnv(t, c.id, nil, 0)
-		p := e.Physics()
 		for _, s := range []struct{ dz, pitch, vx float64 }{
 			{0, 0, 0}, {-0.5, 0, 0.3}, {-0.1, 0.4, 0.7}, {0.2, -1.2, 5}, {-0.9, 2.5, 9}, {0, 0, 1}, {-1.2, math.Pi, 4.5},
 		} {
 			// qpos: rootz, rootx, rooty, then the legs at 0; qvel: rootx's velocity.
-			setStateB(t, p, []float64{s.dz, 0, s.pitch}, []float64{0, s.vx}, nil)
+			got := rewardAt(t, e, []float64{s.dz, 0, s.pitch}, []float64{0, s.vx}, nil)
 			height := 1.3 + s.dz
-			stand := (3*gaussianTolB(height, 1.2, math.Inf(1), 0.6) + (1+math.Cos(s.pitch))/2) / 4
+			stand := (3*gaussianTol(height, 1.2, math.Inf(1), 0.6) + (1+math.Cos(s.pitch))/2) / 4
 			want := stand
 			if c.speed > 0 {
-				move := linearTolB(s.vx, c.speed, math.Inf(1), c.speed/2, 0.5)
+				move := linearTol(s.vx, c.speed, math.Inf(1), c.speed/2, 0.5)
 				want = stand * (5*move + 1) / 6
 			}
-			nearB(t, c.id+" reward", e.logic.reward(p), want)
+			checkNear(t, c.id+" reward", got, want)
 		}
 	}
 }
@@ -130,15 +130,15 @@ func TestWalkerReward(t *testing.T) {
 func TestWalkerStepReward(t *testing.T) {
 	e, spec := makeEnv(t, "WalkerRun-v1", nil, 3)
 	p := e.Physics()
-	torso := bodyIDB(t, p, "torso")
+	torso := mustID(t, p, mujoco.ObjBody, "torso")
 	e.Reset()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 100 {
 		r := e.Step(randomAction(rng, spec))
 		height, zz := p.D.Float64s("xpos")[3*torso+2], p.D.Float64s("xmat")[9*torso+8]
-		vx := sensorValuesB(t, p, "torso_subtreelinvel")[0]
-		stand := (3*gaussianTolB(height, 1.2, math.Inf(1), 0.6) + (1+zz)/2) / 4
-		want := stand * (5*linearTolB(vx, 8, math.Inf(1), 4, 0.5) + 1) / 6
-		nearB(t, "reward", float64(r.Reward), float64(float32(want)))
+		vx := sensorValues(t, p, "torso_subtreelinvel")[0]
+		stand := (3*gaussianTol(height, 1.2, math.Inf(1), 0.6) + (1+zz)/2) / 4
+		want := stand * (5*linearTol(vx, 8, math.Inf(1), 4, 0.5) + 1) / 6
+		checkNear(t, "reward", float64(r.Reward), float64(float32(want)))
 	}
 }

@@ -1,10 +1,10 @@
 package dmc
 
-// Helpers shared by the finger, manipulator, stacker, quadruped and lqr domains (helper
-// file "c"): the edits the suite makes to its MJCF documents in Python (lxml) before
-// compiling them, done on the document's text so that everything not edited stays byte
-// for byte as shipped. They know just enough XML for the suite's files: elements,
-// double- or single-quoted attributes, comments and processing instructions.
+// The edits the suite makes to its MJCF documents in Python (lxml) before compiling
+// them (extra poles, swimmer links, an lqr chain, props removed, floors resized), done
+// on the document's text so that everything not edited stays byte for byte as
+// shipped. They know just enough XML for the suite's files: elements, double- or
+// single-quoted attributes, comments and processing instructions.
 
 import (
 	"bytes"
@@ -24,9 +24,12 @@ type mjcfElement struct {
 	attrStart   int // doc[attrStart:attrStart+len(attrs)] are the attributes
 }
 
+// mjcfAttrPattern matches one attribute of a start tag, capturing its name and its
+// quoted value.
 var mjcfAttrPattern = regexp.MustCompile(`([A-Za-z_][\w.:-]*)\s*=\s*("[^"]*"|'[^']*')`)
 
-// attr returns the value of an attribute of the element's start tag.
+// attr returns the value of an attribute of the element's start tag, and whether it
+// has one.
 func (e mjcfElement) attr(name string) (string, bool) {
 	for _, m := range mjcfAttrPattern.FindAllSubmatch(e.attrs, -1) {
 		if string(m[1]) == name {
@@ -91,7 +94,8 @@ func mjcfElements(doc []byte) ([]mjcfElement, error) {
 	return out, nil
 }
 
-// mjcfStartTag reads the start tag at doc[i] ('<').
+// mjcfStartTag reads the start tag at doc[i] ('<'), skipping '>' inside quoted
+// attribute values.
 func mjcfStartTag(doc []byte, i int) (mjcfElement, error) {
 	j := i + 1
 	for j < len(doc) && !isXMLSpace(doc[j]) && doc[j] != '>' && doc[j] != '/' {
@@ -125,10 +129,11 @@ func mjcfStartTag(doc []byte, i int) (mjcfElement, error) {
 	return e, fmt.Errorf("unterminated start tag <%s at byte %d", e.tag, i)
 }
 
+// isXMLSpace reports whether c is XML white space, which ends an element's tag name.
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // mjcfFind returns the first element with the tag whose name attribute is name (any
-// name when name is "").
+// name when name is ""), as the suite's xml_tools.find_element does.
 func mjcfFind(doc []byte, tag, name string) (mjcfElement, bool, error) {
 	elems, err := mjcfElements(doc)
 	if err != nil {
@@ -219,15 +224,16 @@ func setElementAttr(doc []byte, tag, name, attr, value string) ([]byte, error) {
 	return append(out, doc[at:]...), nil
 }
 
-// appendToElement inserts text as the last content of the first element with the tag
-// (before its end tag), as lxml's append does for a new child.
-func appendToElement(doc []byte, tag string, text string) ([]byte, error) {
-	e, ok, err := mjcfFind(doc, tag, "")
+// appendToElement inserts text as the last content of the element <tag name="name">
+// (the first <tag> when name is ""), before its end tag, as lxml's append does for a
+// new child.
+func appendToElement(doc []byte, tag, name, text string) ([]byte, error) {
+	e, ok, err := mjcfFind(doc, tag, name)
 	if err != nil {
 		return nil, err
 	}
 	if !ok || e.selfClosing {
-		return nil, fmt.Errorf("dmc: the model has no <%s> element to append to", tag)
+		return nil, fmt.Errorf("dmc: the model has no <%s name=%q> element to append to", tag, name)
 	}
 	at := bytes.LastIndex(doc[:e.end], []byte("</"))
 	out := make([]byte, 0, len(doc)+len(text))

@@ -1,15 +1,12 @@
 package dmc
 
 import (
-	"fmt"
-	"math"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/rlpool/rlpool/envpool"
 )
 
+// mjcfSample is a document with what the edits must tell apart: nested and empty
+// elements, both quotes, an element's name in a comment, repeated tags.
 const mjcfSample = `<mujoco model="m">
   <!-- <body name="a"> in a comment is no element -->
   <worldbody>
@@ -67,7 +64,7 @@ func TestMJCFEdits(t *testing.T) {
 	if s := string(doc); !strings.Contains(s, `<geom name="floor" size="10 10 .5" type="plane"/>`) || !strings.Contains(s, `<body name="b" pos="1 2 3"/>`) {
 		t.Errorf("setting attributes:\n%s", s)
 	}
-	doc, err = appendToElement([]byte(mjcfSample), "worldbody", `<body name="c"/>`)
+	doc, err = appendToElement([]byte(mjcfSample), "worldbody", "", `<body name="c"/>`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,69 +75,21 @@ func TestMJCFEdits(t *testing.T) {
 	if w, _, _ := mjcfFind(doc, "worldbody", ""); e.start < w.start || e.end > w.end {
 		t.Errorf("the appended body is not inside worldbody:\n%s", doc)
 	}
+	doc, err = appendToElement([]byte(mjcfSample), "body", "a_child", `<site name="s2"/>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok, err = mjcfFind(doc, "site", "s2")
+	if err != nil || !ok {
+		t.Fatalf("site appended to a_child not found: %v", err)
+	}
+	if c, _, _ := mjcfFind(doc, "body", "a_child"); e.start < c.start || e.end > c.end {
+		t.Errorf("the appended site is not inside body a_child:\n%s", doc)
+	}
+	if _, err := appendToElement([]byte(mjcfSample), "body", "b", "<site/>"); err == nil {
+		t.Error("appending to an empty element (<body name=\"b\"/>) is not an error")
+	}
 	if _, err := mjcfElements([]byte("<a><b></a>")); err == nil {
 		t.Error("mismatched end tag accepted")
-	}
-}
-
-// Test helpers of the finger, manipulator, stacker, quadruped and lqr tests.
-
-// layoutOf returns a spec's observation entries as "name:size" strings.
-func layoutOf(spec envpool.Spec) []string {
-	var out []string
-	for _, f := range spec.ObsLayout {
-		out = append(out, fmt.Sprintf("%s:%d", f.Name, f.Size))
-	}
-	return out
-}
-
-// mustID resolves a name in a test.
-func mustID(t testing.TB, p *Physics, objType int, name string) int {
-	t.Helper()
-	id, err := p.ID(objType, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// mustJoint resolves a joint in a test.
-func mustJoint(t testing.TB, p *Physics, name string) Joint {
-	t.Helper()
-	j, err := p.Joints(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j[0]
-}
-
-// closeTo compares an observation element with a value computed in float64.
-func closeTo(got float32, want float64) bool {
-	return math.Abs(float64(got)-want) <= 1e-6*max(1, math.Abs(want))
-}
-
-// checkEntry compares an observation entry with values computed by the test.
-func checkEntry(t testing.TB, spec envpool.Spec, obs []float32, name string, want ...float64) {
-	t.Helper()
-	got := entry(t, spec, obs, name)
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", name, len(got), len(want))
-	}
-	for i := range got {
-		if !closeTo(got[i], want[i]) {
-			t.Fatalf("%s[%d] = %v, want %v (entry %v, want %v)", name, i, got[i], want[i], got, want)
-		}
-	}
-}
-
-// checkSpec compares a task's frame skip and observation layout ("name:size" entries)
-// with the suite's.
-func checkSpec(t testing.TB, spec envpool.Spec, frameSkip int, layout []string) {
-	t.Helper()
-	if got := layoutOf(spec); !slices.Equal(got, layout) {
-		t.Errorf("%s: layout %v, want %v", spec.TaskID, got, layout)
-	}
-	if spec.FrameSkip != frameSkip {
-		t.Errorf("%s: frame skip %d, want %d (the suite's control timestep / model timestep)", spec.TaskID, spec.FrameSkip, frameSkip)
 	}
 }
