@@ -126,7 +126,7 @@ func evalMain(args []string, w io.Writer) error {
 		OnEpisode: func(i int, e play.Episode) {
 			end := "terminated"
 			if e.Truncated {
-				end = "time limit"
+				end = "truncated"
 			}
 			fmt.Fprintf(w, "episode %2d: return %8.2f  length %5d  (%s)\n", i+1, e.Return, e.Length, end)
 		}})

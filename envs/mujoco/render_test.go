@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"image"
-	"image/draw"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -63,64 +61,6 @@ func render(t testing.TB, r *Renderer, d *Data, v View) *image.RGBA {
 	return img
 }
 
-// pictureDiff compares two pictures of one size: the mean absolute difference per
-// channel (0 to 255) and the fraction of pixels with a channel more than 32 apart.
-// Mesa versions differ in rounding and anti-aliasing, so pictures are compared by
-// these two figures rather than byte for byte.
-func pictureDiff(a, b *image.RGBA) (mean, frac float64) {
-	var sum, far int
-	n := a.Rect.Dx() * a.Rect.Dy()
-	for i := 0; i < len(a.Pix); i += 4 {
-		worst := 0
-		for c := range 3 {
-			d := int(a.Pix[i+c]) - int(b.Pix[i+c])
-			if d < 0 {
-				d = -d
-			}
-			sum += d
-			worst = max(worst, d)
-		}
-		if worst > 32 {
-			far++
-		}
-	}
-	return float64(sum) / float64(3*n), float64(far) / float64(n)
-}
-
-// Tolerances of the reference comparison: loose enough for another Mesa's rounding,
-// tight enough that another state or camera fails (TestRenderAntReference checks both).
-const (
-	refMeanTol = 4.0
-	refFracTol = 0.04
-)
-
-func readPNG(t *testing.T, path string) *image.RGBA {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("%v (regenerate with go test -run TestRenderAntReference -update-render ./envs/mujoco/)", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rgba := image.NewRGBA(img.Bounds())
-	draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
-	return rgba
-}
-
-func writePNG(t *testing.T, path string, img image.Image) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestRenderAntReference renders Ant-v4 after a seeded reset from its "track" camera
 // at 120x120, as the model asks (shadows, reflections, 4x multisampling), and compares
 // the picture with testdata/ant_track_120.png; the recordings' cheaper settings must
@@ -137,35 +77,42 @@ func TestRenderAntReference(t *testing.T) {
 	got := render(t, r, e.d, track)
 	ref := filepath.Join("testdata", "ant_track_120.png")
 	if *updateRender {
-		writePNG(t, ref, got)
+		if err := WritePNG(ref, got); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("wrote %s", ref)
 	}
-	want := readPNG(t, ref)
+	want, err := ReadPNG(ref)
+	if err != nil {
+		t.Fatalf("%v (regenerate with go test -run TestRenderAntReference -update-render ./envs/mujoco/)", err)
+	}
 	if want.Rect != got.Rect {
 		t.Fatalf("reference is %v, the renderer drew %v", want.Rect, got.Rect)
 	}
-	mean, frac := pictureDiff(got, want)
+	mean, frac := PictureDiff(got, want)
 	t.Logf("against the reference: mean difference %.2f per channel, %.2f%% of pixels differ", mean, 100*frac)
-	if mean > refMeanTol || frac > refFracTol {
+	if mean > ReferenceMeanTol || frac > ReferenceFracTol {
 		out := filepath.Join(t.TempDir(), "ant_track_120.png")
-		writePNG(t, out, got)
+		if err := WritePNG(out, got); err != nil {
+			t.Fatal(err)
+		}
 		t.Errorf("picture differs from %s: mean %.2f (tolerance %.1f), %.2f%% of pixels (tolerance %.0f%%); this one is in %s",
-			ref, mean, refMeanTol, 100*frac, 100*refFracTol, out)
+			ref, mean, ReferenceMeanTol, 100*frac, 100*ReferenceFracTol, out)
 	}
 
 	// The cheaper settings draw the same picture within the tolerance.
 	for _, o := range []RenderOptions{frameOptions, {ShadowSize: 1024, Samples: -1}} {
 		cheap := render(t, newRenderer(t, e.m, 120, 120, o), e.d, track)
-		if mean, frac := pictureDiff(cheap, want); mean > refMeanTol || frac > refFracTol {
+		if mean, frac := PictureDiff(cheap, want); mean > ReferenceMeanTol || frac > ReferenceFracTol {
 			t.Errorf("options %+v: %.2f, %.2f%% from the reference", o, mean, 100*frac)
 		}
 	}
 
 	// The comparison can fail: another camera, and the same camera 20 steps later.
 	other := render(t, r, e.d, e.m.FreeView())
-	mean, frac = pictureDiff(other, want)
+	mean, frac = PictureDiff(other, want)
 	t.Logf("the free camera against the reference: %.2f, %.2f%%", mean, 100*frac)
-	if mean < 3*refMeanTol && frac < 3*refFracTol {
+	if mean < 3*ReferenceMeanTol && frac < 3*ReferenceFracTol {
 		t.Errorf("the free camera's picture is within %.2f / %.2f%% of the track camera's reference", mean, 100*frac)
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
@@ -177,9 +124,9 @@ func TestRenderAntReference(t *testing.T) {
 		e.Step(a)
 	}
 	later := render(t, r, e.d, track)
-	mean, frac = pictureDiff(later, want)
+	mean, frac = PictureDiff(later, want)
 	t.Logf("20 steps later against the reference: %.2f, %.2f%%", mean, 100*frac)
-	if mean < 2*refMeanTol && frac < 2*refFracTol {
+	if mean < 2*ReferenceMeanTol && frac < 2*ReferenceFracTol {
 		t.Errorf("the picture 20 steps later is within %.2f / %.2f%% of the reference", mean, 100*frac)
 	}
 }
@@ -220,7 +167,7 @@ func TestRenderViewsAndBuffers(t *testing.T) {
 	for a := range views {
 		for b := range views {
 			if a < b {
-				if mean, _ := pictureDiff(pics[a], pics[b]); mean < 1 {
+				if mean, _ := PictureDiff(pics[a], pics[b]); mean < 1 {
 					t.Errorf("the %s and %s views drew the same picture (mean difference %.2f)", a, b, mean)
 				}
 			}
@@ -405,7 +352,9 @@ func TestEveryTaskFrames(t *testing.T) {
 				t.Errorf("frame looks blank: %d colours, %.1f%% of pixels off the background", len(counts), 100*float64(n-most)/float64(n))
 			}
 			if os.Getenv("RLPOOL_RENDER_OUT") != "" {
-				writePNG(t, filepath.Join(os.Getenv("RLPOOL_RENDER_OUT"), id+".png"), img)
+				if err := WritePNG(filepath.Join(os.Getenv("RLPOOL_RENDER_OUT"), id+".png"), img); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if e.RenderFPS() <= 0 {
 				t.Errorf("RenderFPS %v", e.RenderFPS())

@@ -251,8 +251,9 @@ func (a *Agent) randomAction(rng *rand.Rand, dst []float32) {
 	}
 }
 
-// Episode is one played episode: its raw return and length, and whether the time
-// limit (rather than the task) ended it.
+// Episode is one played episode: its raw return and length, and whether it was cut
+// short (the time limit, or the env's own truncation: a suite task's 1000 steps, a
+// physics fault) rather than ended by the task.
 type Episode struct {
 	Return    float64
 	Length    int
@@ -443,6 +444,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 				return eps, err
 			}
 			if r.Terminated || r.Truncated {
+				e.Truncated = r.Truncated && !r.Terminated
 				break
 			}
 			if limit > 0 && e.Length >= limit {

@@ -115,6 +115,7 @@ type task struct {
 	limit int
 	spec  envpool.Spec
 	opts  taskOptions
+	pix   pixelConfig // pixel observations (size 0: the state's)
 }
 
 // Env is one suite task instance. It owns a copy of the task's model (the suite's tasks
@@ -132,6 +133,9 @@ type Env struct {
 
 	fault    int
 	faultMsg string
+
+	pix    *pixels // pixel observations, when the task renders them
+	frames *frames // recordings' renderer, made at the first FrameRGBA
 }
 
 // newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
@@ -148,6 +152,9 @@ func newEnv(t *task, seed int64) (*Env, error) {
 	}
 	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub)}
 	e.logic, err = t.def.newLogic(e.p, t.opts)
+	if err == nil && t.pix.size > 0 {
+		e.pix, err = newPixels(e.p, t.pix)
+	}
 	if err != nil {
 		e.Close()
 		return nil, err
@@ -179,6 +186,9 @@ func (e *Env) Reset() {
 	if err == nil {
 		err = p.forwardPassive()
 	}
+	if err == nil && e.pix != nil {
+		err = e.pix.capture(p.D, true)
+	}
 	if err != nil {
 		e.setFault(mujoco.FaultMuJoCo, err.Error())
 	}
@@ -205,6 +215,11 @@ func (e *Env) Step(action []float32) envpool.StepResult {
 		e.setFault(mujoco.FaultUnstable, "the simulation state holds a non-finite value")
 	}
 	e.elapsed++
+	if e.fault == mujoco.FaultNone && e.pix != nil {
+		if err := e.pix.capture(e.p.D, false); err != nil {
+			e.setFault(mujoco.FaultMuJoCo, err.Error())
+		}
+	}
 	if e.fault != mujoco.FaultNone {
 		e.stepType, e.discount = StepLast, 1
 		return envpool.StepResult{Truncated: true}
@@ -228,8 +243,16 @@ func (e *Env) setFault(code int, msg string) {
 }
 
 // Observe implements envpool.Env: the task's observation (zeros in place of non-finite
-// values after a fault), then discount, step type and fault code.
+// values after a fault) or its stacked pictures, then discount, step type and fault
+// code.
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
+	info[infoDiscount] = float32(e.discount)
+	info[infoStepType] = float32(e.stepType)
+	info[infoError] = float32(e.fault)
+	if e.pix != nil {
+		e.pix.observe(obs.U8)
+		return
+	}
 	o := obs.F32
 	e.logic.observe(e.p, o)
 	if e.fault != mujoco.FaultNone {
@@ -239,13 +262,14 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 			}
 		}
 	}
-	info[infoDiscount] = float32(e.discount)
-	info[infoStepType] = float32(e.stepType)
-	info[infoError] = float32(e.fault)
 }
 
-// Close implements io.Closer: it frees the env's data and model copy.
+// Close implements io.Closer: it frees the env's renderers, data and model copy.
 func (e *Env) Close() error {
+	e.pix.close()
+	if e.frames != nil {
+		e.frames.r.Close()
+	}
 	e.p.D.Close()
 	return e.p.M.Close()
 }

@@ -155,11 +155,23 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		}
 		opts.values[od.name] = v
 	}
+	var pix pixelConfig
+	if fo.Bool("from_pixels", false) {
+		pix = pixelConfig{size: fo.Int("pixels_size", 84), stack: fo.Int("frame_stack", 3), camera: fo.Int("camera_id", 0)}
+		fo.Check(pix.size >= 1 && pix.size <= 1024, "pixels_size", "%d: must be 1 to 1024 (the pictures' side in pixels)", pix.size)
+		fo.Check(pix.stack >= 1 && pix.stack <= 16, "frame_stack", "%d: must be 1 to 16 (pictures per observation)", pix.stack)
+		fo.Check(pix.camera >= 0, "camera_id", "%d: must be a camera id >= 0", pix.camera)
+	}
 	if err := fo.Err(); err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: %w", d.id(), err)
 	}
 	if err := mujoco.Load(); err != nil {
 		return envpool.Spec{}, nil, err
+	}
+	if pix.size > 0 {
+		if err := loadPixelRenderer(); err != nil {
+			return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: from_pixels: %w", d.id(), err)
+		}
 	}
 	xml, err := d.model(opts)
 	if err != nil {
@@ -169,7 +181,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	if err != nil {
 		return envpool.Spec{}, nil, err
 	}
-	t := &task{def: d, model: m, nSub: frameSkip, limit: TimeLimit, opts: opts}
+	t := &task{def: d, model: m, nSub: frameSkip, limit: TimeLimit, opts: opts, pix: pix}
 	probe, err := newEnv(t, 0)
 	if err != nil {
 		return envpool.Spec{}, nil, err
@@ -190,9 +202,13 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		}
 	}
 	inf := float32(math.Inf(1))
+	obsSpace := envpool.UniformBox(-inf, inf, envpool.Float32, n)
+	if pix.size > 0 {
+		obsSpace, layout = envpool.UniformBox(0, 255, envpool.Uint8, pix.channels(), pix.size, pix.size), nil
+	}
 	t.spec = envpool.Spec{
 		TaskID:          d.id(),
-		ObsSpace:        envpool.UniformBox(-inf, inf, envpool.Float32, n),
+		ObsSpace:        obsSpace,
 		ActionSpace:     envpool.BoxSpace(low, high),
 		MaxEpisodeSteps: TimeLimit,
 		FrameSkip:       frameSkip,
