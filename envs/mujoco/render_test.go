@@ -446,7 +446,8 @@ func TestMissingOSMesaNamesPackage(t *testing.T) {
 // BenchmarkRender times drawing Ant-v4 from its track camera and reading the pixels
 // back, at the control suite's 84x84 and the recordings' 240x240: as the model asks
 // (model: 4096-texel shadow map, 4x multisampling), with the recordings' 1024-texel
-// shadow map (frames), and that without multisampling (noaa). frames/cpu-s counts
+// shadow map (frames), that without multisampling (noaa), and with neither
+// multisampling, shadows nor reflections (plain). frames/cpu-s counts
 // every thread's CPU time, llvmpipe's included, so it holds on a busy machine.
 func BenchmarkRender(b *testing.B) {
 	requireOSMesa(b)
@@ -455,7 +456,8 @@ func BenchmarkRender(b *testing.B) {
 		for _, o := range []struct {
 			name string
 			opts RenderOptions
-		}{{"model", RenderOptions{}}, {"frames", frameOptions}, {"noaa", RenderOptions{ShadowSize: 1024, Samples: -1}}} {
+		}{{"model", RenderOptions{}}, {"frames", frameOptions}, {"noaa", RenderOptions{ShadowSize: 1024, Samples: -1}},
+			{"plain", RenderOptions{Samples: -1, NoShadows: true, NoReflections: true}}} {
 			b.Run(fmt.Sprintf("%dx%d/%s", size, size, o.name), func(b *testing.B) {
 				r := newRenderer(b, e.m, size, size, o.opts)
 				pix := make([]byte, size*size*3)

@@ -89,11 +89,11 @@ func TestPixelObservations(t *testing.T) {
 	}
 }
 
-// TestPixelPool steps a pixel task in a pool of 4 envs on 2 workers, the way training
+// TestPixelPool steps a pixel task (pixels_fast) in a pool of 4 envs on 2 workers, the way training
 // runs it: every row is written and the episode bookkeeping is the state task's.
 func TestPixelPool(t *testing.T) {
 	requireOSMesa(t)
-	pool, err := envs.Make("WalkerWalk-v1", envs.Options{Family: map[string]any{"from_pixels": true},
+	pool, err := envs.Make("WalkerWalk-v1", envs.Options{Family: map[string]any{"from_pixels": true, "pixels_fast": true},
 		Options: envpool.Options{NumEnvs: 4, BatchSize: 4, NumThreads: 2, Seed: 3}})
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +134,7 @@ func TestPixelOptions(t *testing.T) {
 		{map[string]any{"from_pixels": true, "camera_id": 7}, "camera_id"},
 		{map[string]any{"from_pixels": true, "camera_id": -1}, "camera_id"},
 		{map[string]any{"pixels_size": 64}, "pixels_size"},
+		{map[string]any{"pixels_fast": true}, "pixels_fast"},
 	} {
 		_, _, err := envs.MakeEnv("CheetahRun-v1", c.opts, 0)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -157,7 +157,8 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	}
 	var pix pixelConfig
 	if fo.Bool("from_pixels", false) {
-		pix = pixelConfig{size: fo.Int("pixels_size", 84), stack: fo.Int("frame_stack", 3), camera: fo.Int("camera_id", 0)}
+		pix = pixelConfig{size: fo.Int("pixels_size", 84), stack: fo.Int("frame_stack", 3), camera: fo.Int("camera_id", 0),
+			fast: fo.Bool("pixels_fast", false)}
 		fo.Check(pix.size >= 1 && pix.size <= 1024, "pixels_size", "%d: must be 1 to 1024 (the pictures' side in pixels)", pix.size)
 		fo.Check(pix.stack >= 1 && pix.stack <= 16, "frame_stack", "%d: must be 1 to 16 (pictures per observation)", pix.stack)
 		fo.Check(pix.camera >= 0, "camera_id", "%d: must be a camera id >= 0", pix.camera)
