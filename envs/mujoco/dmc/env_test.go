@@ -83,20 +83,23 @@ func TestEveryTaskEpisode(t *testing.T) {
 	}
 }
 
-// TestBadOptions: a bad frame_skip and an unknown option are errors naming them.
+// TestBadOptions: in every task a bad frame_skip and an unknown option are errors
+// naming them.
 func TestBadOptions(t *testing.T) {
 	requireMuJoCo(t)
-	for _, c := range []struct {
-		opts map[string]any
-		want string
-	}{
-		{map[string]any{"frame_skip": 0}, "frame_skip"},
-		{map[string]any{"frame_skip": 1.5}, "frame_skip"},
-		{map[string]any{"speed": 3.0}, "speed"},
-	} {
-		_, _, err := envs.MakeEnv("CheetahRun-v1", c.opts, 0)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("options %v: %v, want an error naming %s", c.opts, err, c.want)
+	for _, id := range TaskIDs() {
+		for _, c := range []struct {
+			opts map[string]any
+			want string
+		}{
+			{map[string]any{"frame_skip": 0}, "frame_skip"},
+			{map[string]any{"frame_skip": 1.5}, "frame_skip"},
+			{map[string]any{"speed": 3.0}, "speed"},
+		} {
+			_, err := envs.SpecOf(id, c.opts)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s, options %v: %v, want an error naming %s", id, c.opts, err, c.want)
+			}
 		}
 	}
 }

@@ -204,3 +204,37 @@ func TestRenderCheetahReference(t *testing.T) {
 		t.Errorf("RenderFPS %v, want 100 (one frame per 10 ms control step)", e.RenderFPS())
 	}
 }
+
+// TestEveryDomainFrames: each domain's model (its first task's) draws from camera 0
+// (what train eval -gif records, there at FrameSize with shadows) a picture that is
+// not blank; here at 64x64 without shadows or reflections, and one task per domain,
+// since making a renderer takes about half a second (textures uploaded to llvmpipe).
+func TestEveryDomainFrames(t *testing.T) {
+	requireOSMesa(t)
+	pic := make([]uint8, 3*64*64)
+	seen := map[string]bool{}
+	for _, d := range taskDefs {
+		if seen[d.domain] {
+			continue
+		}
+		seen[d.domain] = true
+		id := d.id()
+		e, _ := makeEnv(t, id, nil, 1)
+		e.Reset()
+		r, err := mujoco.NewRendererWith(e.Physics().M, 64, 64, fastPixelOptions)
+		if err == nil {
+			err = r.RenderRGB(e.Physics().D, mujoco.FixedView(0), pic)
+			r.Close()
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		colours := map[[3]uint8]bool{}
+		for i := 0; i < len(pic); i += 3 {
+			colours[[3]uint8{pic[i], pic[i+1], pic[i+2]}] = true
+		}
+		if len(colours) < 16 {
+			t.Errorf("%s: the picture has %d colours; blank?", id, len(colours))
+		}
+	}
+}
