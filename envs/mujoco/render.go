@@ -87,10 +87,10 @@ func (m *Model) Extent() float64 { return *(*float64)(unsafe.Add(m.p, offM_stat_
 // the calling goroutine to its thread (runtime.LockOSThread) for the duration of the
 // call, makes the context current, does all OpenGL work and releases the context
 // before returning. Any goroutine may therefore call any method, including pool
-// workers already locked to their threads; calls on one Renderer are serialised by a
-// mutex, and different Renderers render in parallel. The one thing a caller must not do
-// is keep an OpenGL context of its own current on the calling thread across a call:
-// the call leaves no context current.
+// workers already locked to their threads. All Renderers of the process take turns
+// (glMu): Mesa's OSMesa is not safe to draw with from two threads at once. The one
+// thing a caller must not do is keep an OpenGL context of its own current on the
+// calling thread across a call: the call leaves no context current.
 //
 // Costs: making a Renderer uploads the model's meshes and textures (milliseconds); the
 // first frame of a process also compiles llvmpipe's shaders (a second or two). A frame
@@ -172,7 +172,9 @@ func NewRendererWith(m *Model, width, height int, o RenderOptions) (*Renderer, e
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	// OSMesa: RGBA, 24-bit depth, 8-bit stencil, no accumulation buffer, no sharing.
+	glMu.Lock()
 	ctx, _, _ := purego.SyscallN(gl.createContextExt, glRGBA, 24, 8, 0, 0)
+	glMu.Unlock()
 	if ctx == 0 {
 		r.free()
 		return nil, fmt.Errorf("mujoco: OSMesaCreateContextExt failed: Mesa could not make an off-screen OpenGL context")
@@ -283,20 +285,31 @@ func (r *Renderer) makeContext(o RenderOptions) error {
 	return nil
 }
 
-// bind makes the context current on the calling thread, drawing into the renderer's
-// colour buffer. The caller holds the thread locked.
+// glMu serialises all OpenGL work of the process: with one context current per
+// thread, two renderers drawing at once on two threads still crash now and then
+// (a segmentation fault inside mjr_render after thousands of frames from two pool
+// workers; Mesa's OSMesa is not thread-safe in practice, as other MuJoCo bindings
+// found too). Pictures are therefore drawn one at a time, whichever thread asks.
+var glMu sync.Mutex
+
+// bind takes the process's OpenGL lock and makes the context current on the calling
+// thread, drawing into the renderer's colour buffer. The caller holds the thread
+// locked and calls release after its OpenGL work.
 func (r *Renderer) bind() error {
+	glMu.Lock()
 	ok, _, _ := purego.SyscallN(gl.makeCurrent, r.ctx, uintptr(r.colour), glUnsignedByte, uintptr(r.w), uintptr(r.h))
 	if ok&0xff == 0 {
+		glMu.Unlock()
 		return errors.New("mujoco: OSMesaMakeCurrent failed: cannot make the renderer's OpenGL context current")
 	}
 	return nil
 }
 
 // release leaves no context current on the calling thread, so that the next call may
-// bind the context on another thread.
+// bind the context on another thread, and gives the OpenGL lock back.
 func (r *Renderer) release() {
 	purego.SyscallN(gl.makeCurrent, 0, 0, 0, 0, 0)
+	glMu.Unlock()
 }
 
 // Size returns the width and height of the renderer's pictures.
@@ -468,7 +481,9 @@ func (r *Renderer) Close() error {
 // destroy frees the OSMesa context and the mapped memory.
 func (r *Renderer) destroy() {
 	if r.ctx != 0 {
+		glMu.Lock()
 		purego.SyscallN(gl.destroyContext, r.ctx)
+		glMu.Unlock()
 		r.ctx = 0
 	}
 	r.free()

@@ -17,16 +17,17 @@ import (
 // Rewards, discounts and step types stay the state task's.
 //
 // Each env draws with its own Renderer (MuJoCo's renderer on an OSMesa context, see
-// envs/mujoco), from the pool's worker goroutine. Pictures use a 1024-texel shadow
+// envs/mujoco), from the pool's worker goroutine; the process draws one picture at a
+// time (OSMesa is not thread-safe), so pictures do not gain from more workers. Pictures use a 1024-texel shadow
 // map and no multisampling: at 84x84 that is several times cheaper than the model's
 // settings and differs only in jagged edges. With pixels_fast = true they also leave
 // out shadows and the floor's reflections, about four times cheaper again on Mesa's
 // llvmpipe, at the price of pictures that differ from the suite's in those two.
 
 // loadPixelRenderer loads libOSMesa for pixel observations. Unless the user chose
-// otherwise, it asks Mesa's llvmpipe for one rasteriser thread per context: every env
-// renders on its own context from a pool worker, so the pool's workers already spread
-// the pictures over the cores, and per-context threads would only contend with them.
+// otherwise, it asks Mesa's llvmpipe for one rasteriser thread per context: with one
+// context per env, the default of one per core makes a crowd of threads that mostly
+// wait.
 func loadPixelRenderer() error {
 	if os.Getenv("LP_NUM_THREADS") == "" {
 		os.Setenv("LP_NUM_THREADS", "1")
