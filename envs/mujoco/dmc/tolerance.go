@@ -1,6 +1,3 @@
-// Package dmc holds what the DeepMind Control Suite's tasks share; first, the reward
-// shaping every task uses: Tolerance, a value of 1 inside a band and a sigmoid falling
-// off outside it.
 package dmc
 
 import (
