@@ -470,8 +470,10 @@ _CTRL_C_CHILD = r"""
 import os, signal, sys, threading, time
 import numpy as np
 import rlpool
-n = 3_000_000  # about a second of CartPole steps on one thread: recv blocks meanwhile
-with rlpool.make("CartPole-v1", num_envs=n, num_threads=1) as p:
+# About two seconds of Acrobot steps on one idle thread (more on a busy machine), ten
+# times the timer's delay: recv is still blocked when the signal comes.
+n = 2_000_000
+with rlpool.make("Acrobot-v1", num_envs=n, num_threads=1) as p:
     p.reset()
     p.send(np.zeros(n, np.int64))
     threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
