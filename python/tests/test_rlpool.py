@@ -470,6 +470,9 @@ _CTRL_C_CHILD = r"""
 import os, signal, sys, threading, time
 import numpy as np
 import rlpool
+# Python's own Ctrl-C handler, whatever the test runner left: a process started in the
+# background by a non-interactive shell inherits SIGINT ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 # About two seconds of Acrobot steps on one idle thread (more on a busy machine), ten
 # times the timer's delay: recv is still blocked when the signal comes.
 n = 2_000_000
