@@ -205,7 +205,8 @@ type Data struct {
 	p unsafe.Pointer
 
 	// Views of the mjData arrays of the same names (qpos, qvel, ctrl, xpos, xipos,
-	// site_xpos, cinert, cvel, qfrc_actuator, qfrc_constraint, cfrc_ext), row-major.
+	// site_xpos, cinert, cvel, qfrc_actuator, qfrc_constraint, cfrc_ext, ten_length,
+	// ten_velocity), row-major.
 	// After mj_step the kinematic ones are one evaluation behind qpos
 	// (docs/design/mujoco.md, What every v4 task shares).
 	Qpos, Qvel, Ctrl             []float64
@@ -213,6 +214,7 @@ type Data struct {
 	Cinert, Cvel                 []float64
 	QfrcActuator, QfrcConstraint []float64
 	CfrcExt                      []float64
+	TenLength, TenVelocity       []float64      // tendons' lengths and velocities
 	warning                      unsafe.Pointer // mjWarningStat[mjNWARNING]
 }
 
@@ -237,6 +239,7 @@ func NewData(m *Model) (*Data, error) {
 	d.QfrcActuator = d.float64s(offD_qfrc_actuator, m.NV)
 	d.QfrcConstraint = d.float64s(offD_qfrc_constraint, m.NV)
 	d.CfrcExt = d.float64s(offD_cfrc_ext, m.NBody*6)
+	d.TenLength, d.TenVelocity = d.Float64s("ten_length"), d.Float64s("ten_velocity")
 	d.warning = unsafe.Add(d.p, offD_warning)
 	return d, nil
 }

@@ -88,7 +88,7 @@ func heightChange(e *Env, i int) float64 { return e.d.Qpos[i] - e.m.Qpos0[i] }
 // tendons returns views of mjData's ten_length and ten_velocity, which the humanoid v5
 // tasks report as info.
 func tendons(e *Env) (length, velocity []float64) {
-	return e.d.Float64s("ten_length"), e.d.Float64s("ten_velocity")
+	return e.d.TenLength, e.d.TenVelocity
 }
 
 // putTendons writes the tendon lengths, then their velocities, and returns the count.
