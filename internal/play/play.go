@@ -379,15 +379,15 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 	if limit == 0 {
 		limit = a.Spec.MaxEpisodeSteps
 	}
-	// Observations in the spec's dtype: float32 for the policy, bytes for pixels
-	// (which only the random agent plays).
+	// Observations in the spec's dtype: float32 for the MLP policies, bytes for
+	// pixels (which the Nature CNN and the random agent play).
 	var ob envpool.Obs
 	var obs []float32
 	if a.Spec.ObsSpace.DType == envpool.Float32 {
 		obs = make([]float32, a.Spec.ObsSpace.Size())
 		ob.F32 = obs
 	} else {
-		if a.policy != nil {
+		if a.policy != nil && a.cnn == nil {
 			return nil, fmt.Errorf("play: %s has %v observations, which an MLP policy cannot read", a.Spec.TaskID, a.Spec.ObsSpace.DType)
 		}
 		ob.U8 = make([]uint8, a.Spec.ObsSpace.Size())
