@@ -24,7 +24,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	_ "github.com/rlpool/rlpool/envs/all"
 	"github.com/rlpool/rlpool/internal/train"
@@ -159,6 +161,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
+	var quit func() // what a second Ctrl-C runs before it ends the process
 	if *cpuProfile != "" {
 		stopProfile, err := startCPUProfile(*cpuProfile)
 		if err != nil {
@@ -166,9 +169,10 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer stopProfile()
+		quit = stopProfile
 	}
 
-	ctx, stop := interruptContext(stderr, "train: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)")
+	ctx, stop := interruptContext(stderr, "train: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)", quit)
 	defer stop()
 	res, err := train.Run(ctx, opts)
 	if err != nil {
@@ -187,20 +191,44 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // interruptContext returns a context cancelled by the first SIGINT or SIGTERM, after
-// printing msg; a second signal ends the process at once. stop releases the signals.
-func interruptContext(stderr io.Writer, msg string) (ctx context.Context, stop func()) {
+// printing msg. A second signal ends the process at once (exit status 130), after
+// running quit (nil: nothing), unless it comes within a second of the first: tools
+// such as timeout(1) signal both the process and its process group, and one
+// interruption must not turn into two. stop releases the signals.
+func interruptContext(stderr io.Writer, msg string, quit func()) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sig := make(chan os.Signal, 1)
+	sig := make(chan os.Signal, 2)
+	done := make(chan struct{})
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		if _, ok := <-sig; !ok {
+		select {
+		case <-sig:
+		case <-done:
 			return
 		}
-		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		first := time.Now()
 		fmt.Fprintln(stderr, "\n"+msg)
 		cancel()
+		for {
+			select {
+			case <-sig:
+			case <-done:
+				return
+			}
+			if time.Since(first) < time.Second {
+				continue
+			}
+			fmt.Fprintln(stderr, "train: interrupted again: quitting at once; the run keeps its last checkpoint")
+			if quit != nil {
+				quit()
+			}
+			os.Exit(130)
+		}
 	}()
-	return ctx, func() { signal.Stop(sig); cancel() }
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() { signal.Stop(sig); close(done); cancel() })
+	}
 }
 
 // startCPUProfile starts a CPU profile written to path (train's and train bench's

@@ -97,7 +97,7 @@ func sweepMain(args []string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("cannot find the train binary to run trials with: %w", err)
 	}
-	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue")
+	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue", nil)
 	defer stop()
 	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Prepare: train.Prepare})
 	if errors.Is(err, context.Canceled) {
