@@ -18,17 +18,30 @@ const (
 	NetworkAuto      = "auto"       // nature_cnn for uint8 C x H x W observations, mlp otherwise
 	NetworkMLP       = "mlp"        // separate actor and critic MLPs ([net] hidden sizes)
 	NetworkNatureCNN = "nature_cnn" // one Nature CNN torso shared by a linear actor and critic
+	NetworkSmallCNN  = "small_cnn"  // the same with the smaller torso of the first DQN paper (nn.SmallArch)
 )
 
+// CNNArch returns the torso a CNN network name stands for, or nil for a network
+// without one (mlp).
+func CNNArch(network string) *nn.CNNArch {
+	switch network {
+	case NetworkNatureCNN:
+		return &nn.NatureArch
+	case NetworkSmallCNN:
+		return &nn.SmallArch
+	}
+	return nil
+}
+
 // IsImageSpace reports whether a space holds uint8 images, channels first (C x H x W):
-// what the Nature CNN takes.
+// what the CNN torsos take.
 func IsImageSpace(s envpool.Space) bool {
 	return s.DType == envpool.Uint8 && len(s.Shape) == 3
 }
 
 // ResolveNetwork returns the network a config's network key asks for on a task, or an
 // error that names key and says what fits: auto picks nature_cnn for image observations
-// and mlp for float32 vectors.
+// and mlp for float32 vectors; nature_cnn and small_cnn need images.
 func ResolveNetwork(key, network string, spec *envpool.Spec) (string, error) {
 	img := IsImageSpace(spec.ObsSpace)
 	switch network {
@@ -37,45 +50,50 @@ func ResolveNetwork(key, network string, spec *envpool.Spec) (string, error) {
 			return NetworkNatureCNN, nil
 		}
 		network = NetworkMLP
-	case NetworkMLP, NetworkNatureCNN:
+	case NetworkMLP, NetworkNatureCNN, NetworkSmallCNN:
 	default:
-		return "", fmt.Errorf("%s = %q: use auto, mlp or nature_cnn", key, network)
+		return "", fmt.Errorf("%s = %q: use auto, mlp, nature_cnn or small_cnn", key, network)
 	}
 	switch {
-	case network == NetworkNatureCNN && !img:
-		return "", fmt.Errorf("%s = nature_cnn needs uint8 image observations (C x H x W); %s has %v %v (use mlp or auto)",
-			key, spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
+	case CNNArch(network) != nil && !img:
+		return "", fmt.Errorf("%s = %s needs uint8 image observations (C x H x W); %s has %v %v (use mlp or auto)",
+			key, network, spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
 	case network == NetworkMLP && spec.ObsSpace.DType != envpool.Float32:
 		return "", fmt.Errorf("%s = mlp needs float32 observations; %s has %v (use nature_cnn or auto)", key, spec.TaskID, spec.ObsSpace.DType)
 	}
 	return network, nil
 }
 
-// NatureTorso is the DQN Nature CNN (conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1,
-// dense 512, ReLU after each; docs/design/algorithms.md) as plain weight tensors
-// that every graph built from it binds, like MLP's. Graphs are built from agent/nn's
+// CNNTorso is a convolutional torso of the DQN family (nn.CNNArch: the Nature CNN,
+// conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1, dense 512, ReLU after each, or the
+// smaller nn.SmallArch; docs/design/algorithms.md) as plain weight tensors that every
+// graph built from it binds, like MLP's. Graphs are built from agent/nn's
 // fused ops: the first layer reads raw uint8 pixels and folds the 1/255 scale into its
 // GEMMs, so observations are never converted to float32 outside the network.
-type NatureTorso struct {
-	C, H, W int     // input planes and size
-	Params  []Param // conv1_w conv1_b conv2_w conv2_b conv3_w conv3_b dense_w dense_b
+type CNNTorso struct {
+	C, H, W int         // input planes and size
+	Arch    *nn.CNNArch // its layers
+	Params  []Param     // conv1_w conv1_b ... dense_w dense_b
 }
 
-// NewNatureTorso allocates the torso's weights for C x H x W inputs (all zero until
-// Init). The parameter names and shapes are nn.NatureCNN's, so checkpoints of PPO and
-// IMPALA name the torso alike.
-func NewNatureTorso(c, h, w int) (torso *NatureTorso, err error) {
+// NewCNNTorso allocates the weights of arch (nil: the Nature CNN) for C x H x W inputs
+// (all zero until Init). The parameter names and shapes are nn.NatureCNN's, so
+// checkpoints of PPO and IMPALA name the torso alike.
+func NewCNNTorso(arch *nn.CNNArch, c, h, w int) (torso *CNNTorso, err error) {
+	if arch == nil {
+		arch = &nn.NatureArch
+	}
 	defer func() { // nn.NatureCNN panics on inputs it cannot take
 		if r := recover(); r != nil {
-			torso, err = nil, fmt.Errorf("agent: Nature CNN on %dx%dx%d inputs: %v", c, h, w, r)
+			torso, err = nil, fmt.Errorf("agent: CNN torso on %dx%dx%d inputs: %v", c, h, w, r)
 		}
 	}()
 	// A throwaway graph on one observation tells the parameters' names and shapes.
 	g := G.NewGraph()
 	x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(1, c, h, w), G.WithName("obs"),
 		G.WithValue(tensor.New(tensor.WithShape(1, c, h, w), tensor.Of(tensor.Uint8))))
-	_, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true})
-	torso = &NatureTorso{C: c, H: h, W: w}
+	_, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Arch: arch})
+	torso = &CNNTorso{C: c, H: h, W: w, Arch: arch}
 	for _, p := range ps {
 		torso.Params = append(torso.Params, Param{Name: p.Name(),
 			T: tensor.New(tensor.WithShape(p.Shape().Clone()...), tensor.Of(tensor.Float32))})
@@ -85,7 +103,7 @@ func NewNatureTorso(c, h, w int) (torso *NatureTorso, err error) {
 
 // Init sets orthogonal weights with gain sqrt 2 (rows are the output channels, as
 // PyTorch's orthogonal_ flattens a kernel) and zero biases, as CleanRL's Atari agent.
-func (t *NatureTorso) Init(rng *rand.Rand) {
+func (t *CNNTorso) Init(rng *rand.Rand) {
 	for _, p := range t.Params {
 		sh := p.T.Shape()
 		if len(sh) == 1 {
@@ -97,28 +115,29 @@ func (t *NatureTorso) Init(rng *rand.Rand) {
 }
 
 // Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, with the
-// kernels of backend, and returns the (batch, 512) features and the weight nodes in
-// Params order.
-func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (features *G.Node, params G.Nodes, err error) {
+// kernels of backend, and returns the (batch, Arch.Features) features and the weight
+// nodes in Params order.
+func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (features *G.Node, params G.Nodes, err error) {
 	sh := x.Shape()
 	if sh.Dims() != 4 || sh[1] != t.C || sh[2] != t.H || sh[3] != t.W || x.Dtype() != tensor.Uint8 {
-		return nil, nil, fmt.Errorf("agent: the Nature CNN takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
+		return nil, nil, fmt.Errorf("agent: the CNN torso takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			features, params, err = nil, nil, fmt.Errorf("agent: build the Nature CNN: %v", r)
+			features, params, err = nil, nil, fmt.Errorf("agent: build the CNN torso: %v", r)
 		}
 	}()
 	vals := make([]tensor.Tensor, len(t.Params))
 	for i, p := range t.Params {
 		vals[i] = p.T
 	}
-	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: backend})
+	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: backend, Arch: t.Arch})
 	return f, append(G.Nodes(nil), ps...), nil
 }
 
 // NewCNNPolicy allocates CleanRL's Atari actor-critic for a spec with uint8 C x H x W
-// observations: one Nature CNN torso whose 512 features feed a linear actor
+// observations: one CNN torso (arch; nil means the Nature CNN, whose 512 features are
+// CleanRL's) whose features feed a linear actor
 // (orthogonal gain 0.01) and a linear critic (gain 1). The actor's outputs are the
 // logits of a categorical head for Discrete actions, or the means of a diagonal
 // Gaussian for a Box, whose state-independent log std (net.init_log_std) is the MLP
@@ -126,9 +145,9 @@ func (t *NatureTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (feat
 // torso has no hidden sizes to choose. PPO, IMPALA and evaluation all build it, so
 // their checkpoints name its weights alike: conv1_w ... dense_b, actor.w0, actor.b0,
 // actor.logstd (Gaussian), critic.w0, critic.b0.
-func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
+func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig, arch *nn.CNNArch) (*Policy, error) {
 	if !IsImageSpace(spec.ObsSpace) {
-		return nil, fmt.Errorf("agent: the Nature CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
+		return nil, fmt.Errorf("agent: a CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
 	}
 	head, err := ResolveHead(cfg.Head, spec.ActionSpace)
 	if err != nil {
@@ -137,14 +156,15 @@ func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 	sh := spec.ObsSpace.Shape
 	p := &Policy{ObsDim: spec.ObsSpace.Size(), cfg: cfg}
 	p.setHead(head, spec.ActionSpace, tensor.Float32)
-	if p.Torso, err = NewNatureTorso(sh[0], sh[1], sh[2]); err != nil {
+	if p.Torso, err = NewCNNTorso(arch, sh[0], sh[1], sh[2]); err != nil {
 		return nil, err
 	}
+	feat := p.Torso.Arch.Features
 	// One-layer MLPs: their only layer is the output layer, so Act is never applied.
-	if p.Actor, err = NewMLP("actor", []int{nn.NatureFeatures, p.ActDim}, ActReLU, 0.01, tensor.Float32); err != nil {
+	if p.Actor, err = NewMLP("actor", []int{feat, p.ActDim}, ActReLU, 0.01, tensor.Float32); err != nil {
 		return nil, err
 	}
-	if p.Critic, err = NewMLP("critic", []int{nn.NatureFeatures, 1}, ActReLU, 1.0, tensor.Float32); err != nil {
+	if p.Critic, err = NewMLP("critic", []int{feat, 1}, ActReLU, 1.0, tensor.Float32); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -153,7 +173,7 @@ func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 // ObsInput makes the graph input Build takes for a batch of observations, bound to a
 // fresh zero tensor that the caller fills in place: a batch x ObsDim matrix of dtype dt
 // for an MLP policy, or a uint8 (batch, C, H, W) tensor of raw pixels for a policy
-// with a Nature CNN torso.
+// with a CNN torso.
 func (p *Policy) ObsInput(g *G.ExprGraph, dt tensor.Dtype, name string, batch int) (*G.Node, *tensor.Dense) {
 	if p.Torso == nil {
 		return Input(g, dt, name, batch, p.ObsDim)

@@ -23,7 +23,7 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 		ActionSpace: envpool.BoxSpace([]float32{-1, -1, -1}, []float32{1, 1, 1})}
 	cfg := DefaultNetConfig()
 	cfg.InitLogStd = -0.4
-	p, err := NewCNNPolicy(&spec, cfg)
+	p, err := NewCNNPolicy(&spec, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

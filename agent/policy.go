@@ -53,7 +53,7 @@ func ResolveHead(head string, space envpool.Space) (string, error) {
 }
 
 // Policy is a separate actor and critic MLP (as CleanRL's classic-control and MuJoCo
-// agents), or a Nature CNN torso under linear ones, with a categorical or
+// agents), or a CNN torso under linear ones, with a categorical or
 // diagonal-Gaussian head. The Gaussian's log std is one learnable vector, independent
 // of the state.
 type Policy struct {
@@ -63,17 +63,17 @@ type Policy struct {
 	Actor  *MLP
 	Critic *MLP
 	LogStd *Param // Gaussian only; shape 1 x ActDim
-	// Torso, when set (NewCNNPolicy), is a Nature CNN under both heads: Build feeds its
+	// Torso, when set (NewCNNPolicy), is a CNN under both heads: Build feeds its
 	// features to Actor and Critic, which are then single linear layers.
-	Torso *NatureTorso
-	// Backend is the Nature CNN torso's kernels in every graph Build makes
+	Torso *CNNTorso
+	// Backend is the CNN torso's kernels in every graph Build makes
 	// (net.backend, resolved by NewActorCritic).
 	Backend nn.Backend
 	cfg     NetConfig
 }
 
 // NewActorCritic builds the policy a config asks for on a spec: network is the
-// learner's network key (auto, mlp or nature_cnn; key names it in errors, e.g.
+// learner's network key (auto, mlp, nature_cnn or small_cnn; key names it in errors, e.g.
 // "ppo.network"), cfg the [net] section. It resolves net.backend too.
 func NewActorCritic(key, network string, spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
 	network, err := ResolveNetwork(key, network, spec)
@@ -81,8 +81,8 @@ func NewActorCritic(key, network string, spec *envpool.Spec, cfg NetConfig) (*Po
 		return nil, err
 	}
 	var p *Policy
-	if network == NetworkNatureCNN {
-		p, err = NewCNNPolicy(spec, cfg)
+	if arch := CNNArch(network); arch != nil {
+		p, err = NewCNNPolicy(spec, cfg, arch)
 	} else {
 		p, err = NewPolicy(spec, cfg, tensor.Float32)
 	}

@@ -5,6 +5,7 @@ const (
 	NetAuto      = "auto"       // nature_cnn for uint8 image observations, mlp otherwise
 	NetMLP       = "mlp"        // the [net] section's actor and critic MLPs
 	NetNatureCNN = "nature_cnn" // the DQN Nature torso with policy and value heads
+	NetSmallCNN  = "small_cnn"  // the first DQN paper's smaller torso, the same heads
 )
 
 // Optimisers, as spelt in configs.
@@ -23,7 +24,7 @@ type Config struct {
 	BatchSize    int    `toml:"batch_size" range:"[1,100000]" help:"B: unrolls per learner step"`
 	NumActors    int    `toml:"num_actors" range:"[1,1024]" help:"actor goroutines; each drives its own pool of env.num_envs envs"`
 	QueueSize    int    `toml:"queue_size" range:"[1,1000000]" help:"bound of the actor-to-learner queue, in unrolls (actors wait when it is full)"`
-	Network      string `toml:"network" oneof:"auto|mlp|nature_cnn" help:"network: mlp uses [net]; nature_cnn takes uint8 image observations; auto picks by observation type"`
+	Network      string `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"network: mlp uses [net]; nature_cnn and small_cnn (a third of its arithmetic) take uint8 image observations; auto picks by observation type"`
 
 	LearningRate    float64 `toml:"learning_rate" range:"(0,1]" help:"optimiser step size"`
 	AnnealLR        bool    `toml:"anneal_lr" help:"decay the learning rate linearly to 0 over run.total_steps"`

@@ -72,7 +72,7 @@ func (n *acNet) weights() [][]float32 {
 type netGraph struct {
 	g      *G.ExprGraph
 	obsF32 []float32 // the input to fill: rows x obsSize (mlp)
-	obsU8  []uint8   // or rows x C x H x W pixels (nature_cnn)
+	obsU8  []uint8   // or rows x C x H x W pixels (a CNN torso)
 	logits *G.Node   // rows x A
 	value  *G.Node   // rows
 	params G.Nodes   // in Policy.Params order

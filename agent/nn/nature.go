@@ -28,24 +28,65 @@ type NatureOpts struct {
 	Prefix string
 	// Backend chooses the fused ops' kernels ("" means BackendGo).
 	Backend Backend
-	// Values, when not nil, are the 8 parameter tensors to use instead of new ones (in
-	// the order NatureCNN returns the nodes): a second graph, such as an actor's
-	// inference graph, can share or copy a learner's weights.
+	// Values, when not nil, are the parameter tensors to use instead of new ones (two
+	// per layer, in the order NatureCNN returns the nodes): a second graph, such as an
+	// actor's inference graph, can share or copy a learner's weights.
 	Values []tensor.Tensor
+	// Arch is the torso's layers; nil means NatureArch.
+	Arch *CNNArch
 }
 
-// NatureFeatures is the size of NatureCNN's feature vector.
+// ConvLayer is one convolution of a CNNArch: Out channels, a Kernel x Kernel window,
+// Stride, no padding, ReLU.
+type ConvLayer struct {
+	Out, Kernel, Stride int
+}
+
+// CNNArch is a torso of the DQN family: convolutions, each with ReLU, then one dense
+// layer of Features units with ReLU.
+type CNNArch struct {
+	Convs    []ConvLayer
+	Features int
+}
+
+// NatureArch is the DQN Nature torso (Mnih et al. 2015), as CleanRL's Atari PPO uses
+// it: conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1, dense 512.
+var NatureArch = CNNArch{Convs: []ConvLayer{{32, 8, 4}, {64, 4, 2}, {64, 3, 1}}, Features: 512}
+
+// SmallArch is the torso of the first DQN paper (Mnih et al. 2013), which A3C also
+// used: conv 16 8x8/4, conv 32 4x4/2, dense 256. On 84x84 frames it needs about a
+// third of NatureArch's arithmetic, which is what a CPU-bound learner is short of.
+var SmallArch = CNNArch{Convs: []ConvLayer{{16, 8, 4}, {32, 4, 2}}, Features: 256}
+
+// NatureFeatures is the size of NatureArch's feature vector.
 const NatureFeatures = 512
+
+// NumParams is the number of parameter tensors of the torso: a weight and a bias per
+// layer.
+func (a *CNNArch) NumParams() int { return 2 * (len(a.Convs) + 1) }
+
+// ForwardFLOPs is 2 x the multiply-adds of one forward pass over a batch of c x h x w
+// inputs (convolutions and the dense layer), for GFLOP/s reports.
+func (a *CNNArch) ForwardFLOPs(batch, c, h, w int) float64 {
+	var f float64
+	for _, l := range a.Convs {
+		oh, ow := (h-l.Kernel)/l.Stride+1, (w-l.Kernel)/l.Stride+1
+		f += 2 * float64(batch*oh*ow*l.Out*c*l.Kernel*l.Kernel)
+		c, h, w = l.Out, oh, ow
+	}
+	return f + 2*float64(batch*c*h*w*a.Features)
+}
 
 // NatureCNN builds the DQN Nature convolutional torso (Mnih et al. 2015), as CleanRL's
 // Atari PPO uses it: conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1, each with ReLU, then
-// dense 512 with ReLU. input is (B, C, H, W) (4x84x84 for stacked Atari frames) holding
+// dense 512 with ReLU; or, with opts.Arch, another torso of that family. input is (B, C, H, W) (4x84x84 for stacked Atari frames) holding
 // raw pixel values 0..255, scaled by opts.Scale inside the first layer. With Fast the
 // input may be uint8 (no conversion pass, 4x less memory) or the weights' float type;
 // the stock network needs the float type.
 //
 // Weights are orthogonal with gain sqrt(2) and biases zero. params are
-// [w1 b1 w2 b2 w3 b3 w4 b4], convolution kernels (Cout, Cin, K, K), dense (3136, 512).
+// [w1 b1 w2 b2 w3 b3 w4 b4] for NatureArch, convolution kernels (Cout, Cin, K, K),
+// dense (3136, 512); named conv1_w, conv1_b, ..., dense_w, dense_b.
 // It panics on an input it cannot take (wrong rank, too small, wrong type): that is a
 // programming error.
 func NatureCNN(g *G.ExprGraph, input *G.Node, opts NatureOpts) (features *G.Node, params []*G.Node) {
@@ -55,12 +96,6 @@ func NatureCNN(g *G.ExprGraph, input *G.Node, opts NatureOpts) (features *G.Node
 	}
 	return features, params
 }
-
-type natureLayer struct {
-	cout, k, s int
-}
-
-var natureConvs = []natureLayer{{32, 8, 4}, {64, 4, 2}, {64, 3, 1}}
 
 func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, error) {
 	dt := o.Dtype
@@ -77,8 +112,15 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	if x.Dtype() != dt && !(o.Fast && x.Dtype() == tensor.Uint8) {
 		return nil, nil, fmt.Errorf("nn: NatureCNN input is %v; want %v (or uint8 with Fast)", x.Dtype(), dt)
 	}
-	if o.Values != nil && len(o.Values) != 8 {
-		return nil, nil, fmt.Errorf("nn: NatureCNN takes 8 parameter values, got %d", len(o.Values))
+	arch := o.Arch
+	if arch == nil {
+		arch = &NatureArch
+	}
+	if len(arch.Convs) == 0 || arch.Features < 1 {
+		return nil, nil, fmt.Errorf("nn: a CNN torso needs at least one convolution and a dense layer, got %+v", *arch)
+	}
+	if o.Values != nil && len(o.Values) != arch.NumParams() {
+		return nil, nil, fmt.Errorf("nn: NatureCNN takes %d parameter values, got %d", arch.NumParams(), len(o.Values))
 	}
 	scale := o.Scale
 	if scale == 0 {
@@ -113,17 +155,17 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 			return nil, nil, err
 		}
 	}
-	for i, l := range natureConvs {
-		if h < l.k || w < l.k {
+	for i, l := range arch.Convs {
+		if h < l.Kernel || w < l.Kernel {
 			return nil, nil, fmt.Errorf("nn: NatureCNN input %v is too small for layer %d", xs, i+1)
 		}
-		wn := param(2*i, fmt.Sprintf("conv%d_w", i+1), l.cout, c, l.k, l.k)
-		bn := param(2*i+1, fmt.Sprintf("conv%d_b", i+1), l.cout)
+		wn := param(2*i, fmt.Sprintf("conv%d_w", i+1), l.Out, c, l.Kernel, l.Kernel)
+		bn := param(2*i+1, fmt.Sprintf("conv%d_b", i+1), l.Out)
 		params = append(params, wn, bn)
 		var err error
 		if o.Fast {
-			last := i == len(natureConvs)-1
-			opts := ConvOpts{Stride: l.s, ReLU: true, Flatten: last, Backend: o.Backend}
+			last := i == len(arch.Convs)-1
+			opts := ConvOpts{Stride: l.Stride, ReLU: true, Flatten: last, Backend: o.Backend}
 			if i == 0 {
 				opts.Scale, opts.NoInputGrad = scale, true
 			}
@@ -142,11 +184,12 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 		if err != nil {
 			return nil, nil, fmt.Errorf("nn: NatureCNN layer %d: %w", i+1, err)
 		}
-		c, h, w = l.cout, (h-l.k)/l.s+1, (w-l.k)/l.s+1
+		c, h, w = l.Out, (h-l.Kernel)/l.Stride+1, (w-l.Kernel)/l.Stride+1
 	}
 	flat := c * h * w
-	wn := param(6, "dense_w", flat, NatureFeatures)
-	bn := param(7, "dense_b", NatureFeatures)
+	nd := 2 * len(arch.Convs)
+	wn := param(nd, "dense_w", flat, arch.Features)
+	bn := param(nd+1, "dense_b", arch.Features)
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
@@ -168,12 +211,12 @@ func castScalar(v float64, dt tensor.Dtype) interface{} {
 }
 
 // stockConv is relu(conv2d(x, w) + b) in stock Gorgonia ops.
-func stockConv(x, w, b *G.Node, l natureLayer) (*G.Node, error) {
-	y, err := G.Conv2d(x, w, tensor.Shape{l.k, l.k}, []int{0, 0}, []int{l.s, l.s}, []int{1, 1})
+func stockConv(x, w, b *G.Node, l ConvLayer) (*G.Node, error) {
+	y, err := G.Conv2d(x, w, tensor.Shape{l.Kernel, l.Kernel}, []int{0, 0}, []int{l.Stride, l.Stride}, []int{1, 1})
 	if err != nil {
 		return nil, err
 	}
-	b4, err := G.Reshape(b, tensor.Shape{1, l.cout, 1, 1})
+	b4, err := G.Reshape(b, tensor.Shape{1, l.Out, 1, 1})
 	if err != nil {
 		return nil, err
 	}
@@ -202,11 +245,5 @@ func stockDense(x, w, b *G.Node, batch, flat int) (*G.Node, error) {
 // NatureForwardFLOPs is 2 x the multiply-adds of one NatureCNN forward pass over a batch
 // of batch c x h x w inputs (convolutions and the dense layer), for GFLOP/s reports.
 func NatureForwardFLOPs(batch, c, h, w int) float64 {
-	var f float64
-	for _, l := range natureConvs {
-		oh, ow := (h-l.k)/l.s+1, (w-l.k)/l.s+1
-		f += 2 * float64(batch*oh*ow*l.cout*c*l.k*l.k)
-		c, h, w = l.cout, oh, ow
-	}
-	return f + 2*float64(batch*c*h*w*NatureFeatures)
+	return NatureArch.ForwardFLOPs(batch, c, h, w)
 }

@@ -39,7 +39,7 @@ type Config struct {
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
 	// Network is the body under the heads: auto picks the Nature CNN for uint8 image
 	// observations (item 14) and the [net] MLPs for float32 vectors.
-	Network string `toml:"network" oneof:"auto|mlp|nature_cnn" help:"policy network: auto, mlp ([net] sizes) or nature_cnn (pixels)"`
+	Network string `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"policy network: auto, mlp ([net] sizes), nature_cnn or small_cnn (pixels; small_cnn is the first DQN paper's torso, a third of the Nature CNN's arithmetic)"`
 }
 
 // DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4

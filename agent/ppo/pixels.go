@@ -9,8 +9,8 @@ import (
 
 // Pixel observations and Atari episodes.
 //
-// With network = nature_cnn (or auto on a task with uint8 C x H x W observations) the
-// policy is agent.NewCNNPolicy's Nature CNN, and observations stay uint8 from the pool
+// With network = nature_cnn (or auto on a task with uint8 C x H x W observations) or
+// small_cnn the policy is agent.NewCNNPolicy's CNN, and observations stay uint8 from the pool
 // to the network: each env's current observation, the rollout (agent.Rollout.ObsU8,
 // a quarter of the float32 size: 16 envs x 128 steps of 4x84x84 frames take 58 MB)
 // and both graphs' inputs. The first convolution scales the pixels by 1/255 inside its
@@ -47,8 +47,8 @@ func CheckSpec(cfg Config, net agent.NetConfig, spec *envpool.Spec) error {
 	if _, err := agent.ResolveHead(net.Head, spec.ActionSpace); err != nil {
 		return err
 	}
-	if network == agent.NetworkNatureCNN && cfg.NormObs {
-		return fmt.Errorf("ppo.norm_obs = true does not apply to ppo.network = nature_cnn (it scales pixels by 1/255): set it false")
+	if agent.CNNArch(network) != nil && cfg.NormObs {
+		return fmt.Errorf("ppo.norm_obs = true does not apply to ppo.network = %s (it scales pixels by 1/255): set it false", network)
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func TestPixelGaussianLossGradient(t *testing.T) {
 	s.Spec.ActionSpace = envpool.BoxSpace([]float32{-1, -1}, []float32{1, 1})
 	s.Net.InitLogStd = -0.3
 	s.Net.OrthoInit = false // PyTorch's init: actor means larger than orthogonal 0.01's
-	p, err := agent.NewCNNPolicy(&s.Spec, s.Net)
+	p, err := agent.NewCNNPolicy(&s.Spec, s.Net, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestPPONatureCNN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := agent.NewCNNPolicy(&a.Spec, a.Config.Net)
+	p, err := agent.NewCNNPolicy(&a.Spec, a.Config.Net, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
