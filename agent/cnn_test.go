@@ -155,3 +155,42 @@ func scalar64(v G.Value) float64 {
 	}
 	return math.NaN()
 }
+
+// The small torso has the first DQN paper's layers under the same names as the Nature
+// CNN's, and a checkpoint of one does not load into the other.
+func TestSmallCNNPolicy(t *testing.T) {
+	spec := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84),
+		ActionSpace: envpool.DiscreteSpace(6)}
+	small, err := NewCNNPolicy(&spec, DefaultNetConfig(), &nn.SmallArch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]int{"conv1_w": {16, 4, 8, 8}, "conv1_b": {16}, "conv2_w": {32, 16, 4, 4}, "conv2_b": {32},
+		"dense_w": {32 * 9 * 9, 256}, "dense_b": {256}, "actor.w0": {256, 6}, "actor.b0": {6}, "critic.w0": {256, 1}, "critic.b0": {1}}
+	ps := small.Params()
+	if len(ps) != len(want) {
+		t.Fatalf("%d parameters, want %d", len(ps), len(want))
+	}
+	for _, p := range ps {
+		if sh, ok := want[p.Name]; !ok || !slices.Equal([]int(p.T.Shape()), sh) {
+			t.Errorf("%s: shape %v, want %v", p.Name, p.T.Shape(), sh)
+		}
+	}
+	nature, err := NewCNNPolicy(&spec, DefaultNetConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck := &Checkpoint{F32: map[string][]float32{}}
+	ck.PutParams("", nature.Params())
+	if err := ck.GetParams("", small.Params()); err == nil {
+		t.Error("a Nature CNN checkpoint loaded into the small torso")
+	}
+	ck = &Checkpoint{F32: map[string][]float32{}}
+	ck.PutParams("", small.Params())
+	if err := ck.GetParams("", nature.Params()); err == nil {
+		t.Error("a small torso's checkpoint loaded into the Nature CNN")
+	}
+	if _, err := ResolveNetwork("ppo.network", NetworkSmallCNN, &spec); err != nil {
+		t.Errorf("small_cnn on pixels: %v", err)
+	}
+}

@@ -87,7 +87,7 @@ type natureBench struct {
 	flops float64 // per step, counted as 3 x forward (forward + backward ~ 2 x forward)
 }
 
-func newNatureBench(b *testing.B, impl string, train bool, batch int) *natureBench {
+func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch int) *natureBench {
 	fast := impl != "stock"
 	backend := BackendGo
 	if impl == "onednn" {
@@ -107,8 +107,8 @@ func newNatureBench(b *testing.B, impl string, train bool, batch int) *natureBen
 		}
 		x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(shape...), G.WithValue(pix), G.WithName("obs"))
 	}
-	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend})
-	nb := &natureBench{flops: NatureForwardFLOPs(batch, 4, 84, 84)}
+	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend, Arch: arch})
+	nb := &natureBench{flops: arch.ForwardFLOPs(batch, 4, 84, 84)}
 	if !train {
 		nb.vm = G.NewTapeMachine(g)
 		nb.step = func() error {
@@ -119,7 +119,7 @@ func newNatureBench(b *testing.B, impl string, train bool, batch int) *natureBen
 		return nb
 	}
 	nb.flops *= 3
-	r := G.NewMatrix(g, tensor.Float32, G.WithShape(batch, NatureFeatures), G.WithValue(randTensor(rng, tensor.Float32, batch, NatureFeatures)), G.WithName("r"))
+	r := G.NewMatrix(g, tensor.Float32, G.WithShape(batch, arch.Features), G.WithValue(randTensor(rng, tensor.Float32, batch, arch.Features)), G.WithName("r"))
 	loss := G.Must(G.Mean(G.Must(G.HadamardProd(feat, r))))
 	if _, err := G.Grad(loss, params...); err != nil {
 		b.Fatal(err)
@@ -159,6 +159,16 @@ func newNatureBench(b *testing.B, impl string, train bool, batch int) *natureBen
 // which is the steadier figure when other processes share the cores. Run with
 // -benchtime 5x: a stock training step takes seconds.
 func BenchmarkNatureCNN(b *testing.B) {
+	benchCNN(b, &NatureArch, []string{"go", "onednn", "stock"})
+}
+
+// BenchmarkSmallCNN is BenchmarkNatureCNN for the small torso (SmallArch), on the go
+// and onednn kernels.
+func BenchmarkSmallCNN(b *testing.B) {
+	benchCNN(b, &SmallArch, []string{"go", "onednn"})
+}
+
+func benchCNN(b *testing.B, arch *CNNArch, impls []string) {
 	if blas.Use() != "openblas" {
 		b.Log("OpenBLAS missing: numbers are for gonum's pure-Go BLAS")
 	}
@@ -172,12 +182,12 @@ func BenchmarkNatureCNN(b *testing.B) {
 		{"infer-b16", false, 16},
 	}
 	for _, c := range cases {
-		for _, impl := range []string{"go", "onednn", "stock"} {
+		for _, impl := range impls {
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
 				if impl == "onednn" && dnnl.Load() != nil {
 					b.Skipf("oneDNN is not available: %v", dnnl.Load())
 				}
-				nb := newNatureBench(b, impl, c.train, c.batch)
+				nb := newNatureBench(b, arch, impl, c.train, c.batch)
 				defer nb.vm.Close()
 				if err := nb.step(); err != nil { // warm up: the first run allocates
 					b.Fatal(err)

@@ -241,9 +241,3 @@ func stockDense(x, w, b *G.Node, batch, flat int) (*G.Node, error) {
 	}
 	return G.Rectify(y)
 }
-
-// NatureForwardFLOPs is 2 x the multiply-adds of one NatureCNN forward pass over a batch
-// of batch c x h x w inputs (convolutions and the dense layer), for GFLOP/s reports.
-func NatureForwardFLOPs(batch, c, h, w int) float64 {
-	return NatureArch.ForwardFLOPs(batch, c, h, w)
-}

@@ -209,26 +209,30 @@ func TestOneDNNFiniteDifferences(t *testing.T) {
 		randFloats(rng, 140), randFloats(rng, 7), randFloats(rng, 21))
 }
 
-// The whole Nature CNN on onednn (its convolutions handing each other oneDNN's
-// layouts) computes the go backend's features and weight gradients.
+// The whole Nature CNN and the small torso on onednn (their convolutions handing each
+// other oneDNN's layouts) compute the go backend's features and weight gradients.
 func TestOneDNNNatureCNNMatchesGo(t *testing.T) {
 	needOneDNN(t)
-	rng := rand.New(rand.NewPCG(5, 6))
-	pix := randTensor(rng, tensor.Uint8, 3, 4, 84, 84)
-	r := randTensor(rng, tensor.Float32, 3, NatureFeatures)
-	run := func(backend Backend) result {
-		g := G.NewGraph()
-		x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
-		f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: backend})
-		return runLoss(t, g, f, r, params)
-	}
-	want, got := run(BackendGo), run(BackendOneDNN)
-	if e := relL2(got.y, want.y); e > 1e-4 {
-		t.Errorf("features: relative L2 %.3g", e)
-	}
-	for j := range want.grads {
-		if e := relL2(got.grads[j], want.grads[j]); e > 1e-4 {
-			t.Errorf("gradient of parameter %d: relative L2 %.3g", j, e)
-		}
+	for _, arch := range testArchs {
+		t.Run(arch.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			pix := randTensor(rng, tensor.Uint8, 3, 4, 84, 84)
+			r := randTensor(rng, tensor.Float32, 3, arch.a.Features)
+			run := func(backend Backend) result {
+				g := G.NewGraph()
+				x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+				f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: backend, Arch: arch.a})
+				return runLoss(t, g, f, r, params)
+			}
+			want, got := run(BackendGo), run(BackendOneDNN)
+			if e := relL2(got.y, want.y); e > 1e-4 {
+				t.Errorf("features: relative L2 %.3g", e)
+			}
+			for j := range want.grads {
+				if e := relL2(got.grads[j], want.grads[j]); e > 1e-4 {
+					t.Errorf("gradient of parameter %d: relative L2 %.3g", j, e)
+				}
+			}
+		})
 	}
 }

@@ -316,7 +316,8 @@ func TestDenseMatchesStock(t *testing.T) {
 }
 
 // TestNatureCNNFastMatchesStock builds the whole network both ways with the same
-// weights and compares features and every parameter gradient, in float64 and float32.
+// weights and compares features and every parameter gradient, in float64 and float32,
+// for both torsos.
 func TestNatureCNNFastMatchesStock(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -328,40 +329,51 @@ func TestNatureCNNFastMatchesStock(t *testing.T) {
 		{"float32", tensor.Float32, 2, 2e-4},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(5, 5))
-			pix := randTensor(rng, tensor.Uint8, c.batch, 4, 84, 84)
-			r := randTensor(rng, c.dt, c.batch, NatureFeatures)
-			// Fast, uint8 input.
-			g1 := G.NewGraph()
-			x1 := G.NewTensor(g1, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
-			f1, p1 := NatureCNN(g1, x1, NatureOpts{Fast: true, Dtype: c.dt, Seed: 3})
-			// Stock, float input holding the same pixels and a copy of the same weights.
-			vals := make([]tensor.Tensor, len(p1))
-			for i, p := range p1 {
-				vals[i] = p.Value().(tensor.Tensor).Clone().(tensor.Tensor)
-			}
-			g2 := G.NewGraph()
-			xf := randTensor(rng, c.dt, pix.Shape()...)
-			for i, v := range asFloat64(pix) {
-				if c.dt == tensor.Float32 {
-					xf.Data().([]float32)[i] = float32(v)
-				} else {
-					xf.Data().([]float64)[i] = v
+		for _, arch := range testArchs {
+			t.Run(c.name+"/"+arch.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(5, 5))
+				pix := randTensor(rng, tensor.Uint8, c.batch, 4, 84, 84)
+				r := randTensor(rng, c.dt, c.batch, arch.a.Features)
+				// Fast, uint8 input.
+				g1 := G.NewGraph()
+				x1 := G.NewTensor(g1, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+				f1, p1 := NatureCNN(g1, x1, NatureOpts{Fast: true, Dtype: c.dt, Seed: 3, Arch: arch.a})
+				// Stock, float input holding the same pixels and a copy of the same weights.
+				vals := make([]tensor.Tensor, len(p1))
+				for i, p := range p1 {
+					vals[i] = p.Value().(tensor.Tensor).Clone().(tensor.Tensor)
 				}
-			}
-			x2 := G.NewTensor(g2, c.dt, 4, G.WithShape(pix.Shape()...), G.WithValue(xf), G.WithName("obs"))
-			f2, p2 := NatureCNN(g2, x2, NatureOpts{Dtype: c.dt, Values: vals})
+				g2 := G.NewGraph()
+				xf := randTensor(rng, c.dt, pix.Shape()...)
+				for i, v := range asFloat64(pix) {
+					if c.dt == tensor.Float32 {
+						xf.Data().([]float32)[i] = float32(v)
+					} else {
+						xf.Data().([]float64)[i] = v
+					}
+				}
+				x2 := G.NewTensor(g2, c.dt, 4, G.WithShape(pix.Shape()...), G.WithValue(xf), G.WithName("obs"))
+				f2, p2 := NatureCNN(g2, x2, NatureOpts{Dtype: c.dt, Values: vals, Arch: arch.a})
 
-			got := runLoss(t, g1, f1, r, p1)
-			want := runLoss(t, g2, f2, r, p2)
-			compare(t, "features", got.y, want.y, c.tol)
-			for j := range p1 {
-				compare(t, p1[j].Name(), got.grads[j], want.grads[j], c.tol)
-			}
-		})
+				got := runLoss(t, g1, f1, r, p1)
+				want := runLoss(t, g2, f2, r, p2)
+				compare(t, "features", got.y, want.y, c.tol)
+				for j := range p1 {
+					compare(t, p1[j].Name(), got.grads[j], want.grads[j], c.tol)
+				}
+				if len(p1) != arch.a.NumParams() {
+					t.Errorf("%d parameters, want %d", len(p1), arch.a.NumParams())
+				}
+			})
+		}
 	}
 }
+
+// testArchs are the CNN torsos the whole-network tests build.
+var testArchs = []struct {
+	name string
+	a    *CNNArch
+}{{"nature", &NatureArch}, {"small", &SmallArch}}
 
 // TestRepeatedRunsReuseBuffers runs a fused graph several times, as a learner does
 // (RunAll, Reset), and checks that results do not change although the ops reuse their

@@ -166,19 +166,28 @@ func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 	}
 }
 
-// PPO with the Nature CNN learns the cue task: the raw return of a game climbs from
+// PPO with either CNN torso learns the cue task: the raw return of a game climbs from
 // chance (75) to near the 150 maximum within 2560 env steps.
 func TestPixelPPOLearnsCue(t *testing.T) {
-	tr, err := newTrainer(cueSetup(4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	rets := trainToEnd(t, tr, nil)
-	first, lastRets := meanOf(rets[:16]), meanOf(rets[len(rets)-16:])
-	t.Logf("first %.1f last %.1f", first, lastRets)
-	if lastRets < 130 {
-		t.Fatalf("mean raw return of the last 16 games %.1f (first 16: %.1f); want at least 130 of 150", lastRets, first)
+	for _, network := range []string{agent.NetworkNatureCNN, agent.NetworkSmallCNN} {
+		t.Run(network, func(t *testing.T) {
+			s := cueSetup(4)
+			s.PPO.Network = network
+			tr, err := newTrainer(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			if got, want := len(tr.policy.Torso.Params), agent.CNNArch(network).NumParams(); got != want {
+				t.Fatalf("torso with %d parameters, want %d", got, want)
+			}
+			rets := trainToEnd(t, tr, nil)
+			first, lastRets := meanOf(rets[:16]), meanOf(rets[len(rets)-16:])
+			t.Logf("first %.1f last %.1f", first, lastRets)
+			if lastRets < 130 {
+				t.Fatalf("mean raw return of the last 16 games %.1f (first 16: %.1f); want at least 130 of 150", lastRets, first)
+			}
+		})
 	}
 }
 
@@ -202,6 +211,10 @@ func TestPixelConfigErrors(t *testing.T) {
 	w.PPO.Network = agent.NetworkNatureCNN
 	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "ppo.network = nature_cnn") {
 		t.Errorf("nature_cnn on float32 vectors: %v", err)
+	}
+	w.PPO.Network = agent.NetworkSmallCNN
+	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "ppo.network = small_cnn") {
+		t.Errorf("small_cnn on float32 vectors: %v", err)
 	}
 	w.PPO.Network = agent.NetworkAuto
 	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err != nil {
