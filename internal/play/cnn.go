@@ -47,7 +47,7 @@ func (n *cnnNet) output(obs []uint8) ([]float32, error) {
 	copy(n.obs, obs)
 	defer n.m.Reset()
 	if err := n.m.RunAll(); err != nil {
-		return nil, fmt.Errorf("play: Nature CNN forward pass: %w", err)
+		return nil, fmt.Errorf("play: CNN forward pass: %w", err)
 	}
 	return n.out.Data().([]float32), nil
 }

@@ -13,56 +13,65 @@ import (
 	_ "github.com/rlpool/rlpool/envs/atari"
 )
 
-// A PPO Pong checkpoint (ppo.network auto: the Nature CNN) loads for playing, and the
-// player's logits are the trained policy's: the same as agent's CNN policy computes
-// from the checkpoint's weights.
+// A PPO Pong checkpoint (ppo.network auto, the Nature CNN, or small_cnn) loads for
+// playing, and the player's logits are the trained policy's: the same as agent's CNN
+// policy computes from the checkpoint's weights.
 func TestPPONatureCNN(t *testing.T) {
 	roms := os.Getenv("RLPOOL_ROMS")
 	if roms == "" {
 		t.Skip("RLPOOL_ROMS is not set: no Pong ROM")
 	}
-	sets := []string{"run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=16", "run.threads=1",
-		"run.log_interval=16", "run.checkpoint_interval=0", "env.task=Pong-v5", "env.num_envs=2",
-		"env.options.roms_dir=" + roms, "ppo.num_steps=8", "ppo.num_minibatches=1", "ppo.update_epochs=1"}
-	a, dir := trainCNN(t, sets)
-	obs := make([]uint8, a.Spec.ObsSpace.Size())
-	for i := range obs {
-		obs[i] = uint8(i * 13)
-	}
-	got, err := a.cnn.output(obs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	for _, network := range []string{agent.NetworkAuto, agent.NetworkSmallCNN} {
+		t.Run(network, func(t *testing.T) {
+			sets := []string{"run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=16", "run.threads=1",
+				"run.log_interval=16", "run.checkpoint_interval=0", "env.task=Pong-v5", "env.num_envs=2",
+				"env.options.roms_dir=" + roms, "ppo.num_steps=8", "ppo.num_minibatches=1", "ppo.update_epochs=1",
+				"ppo.network=" + network}
+			a, dir := trainCNN(t, sets)
+			obs := make([]uint8, a.Spec.ObsSpace.Size())
+			for i := range obs {
+				obs[i] = uint8(i * 13)
+			}
+			got, err := a.cnn.output(obs)
+			if err != nil {
+				t.Fatal(err)
+			}
 
-	ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := agent.NewCNNPolicy(&a.Spec, a.Config.Net, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := G.NewGraph()
-	x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
-	pn, err := p.Build(g, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out G.Value
-	G.Read(pn.Out, &out)
-	m := G.NewTapeMachine(g)
-	defer m.Close()
-	if err := ck.GetParams("", p.Params()); err != nil {
-		t.Fatal(err)
-	}
-	copy(in.Data().([]uint8), obs)
-	if err := m.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	want := out.Data().([]float32)
-	for i := range want {
-		if math.Abs(float64(got[i]-want[i])) > 1e-4 {
-			t.Fatalf("player logits %v, policy logits %v", got, want)
-		}
+			ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resolved, err := agent.ResolveNetwork("ppo.network", network, &a.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := agent.NewCNNPolicy(&a.Spec, a.Config.Net, agent.CNNArch(resolved))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := G.NewGraph()
+			x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
+			pn, err := p.Build(g, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out G.Value
+			G.Read(pn.Out, &out)
+			m := G.NewTapeMachine(g)
+			defer m.Close()
+			if err := ck.GetParams("", p.Params()); err != nil {
+				t.Fatal(err)
+			}
+			copy(in.Data().([]uint8), obs)
+			if err := m.RunAll(); err != nil {
+				t.Fatal(err)
+			}
+			want := out.Data().([]float32)
+			for i := range want {
+				if math.Abs(float64(got[i]-want[i])) > 1e-4 {
+					t.Fatalf("player logits %v, policy logits %v", got, want)
+				}
+			}
+		})
 	}
 }

@@ -44,7 +44,7 @@ func trainTiny(t *testing.T, sets ...string) string {
 }
 
 // trainCNN trains the Pong run that sets describe and loads its latest checkpoint,
-// which must come back as a Nature CNN player.
+// which must come back as a CNN player.
 func trainCNN(t *testing.T, sets []string) (*Agent, string) {
 	t.Helper()
 	dir := trainRun(t, sets)
@@ -53,7 +53,7 @@ func trainCNN(t *testing.T, sets []string) (*Agent, string) {
 		t.Fatal(err)
 	}
 	if a.cnn == nil {
-		t.Fatalf("the checkpoint of %s did not load as a Nature CNN", dir)
+		t.Fatalf("the checkpoint of %s did not load as a CNN player", dir)
 	}
 	return a, dir
 }
