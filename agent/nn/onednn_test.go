@@ -3,6 +3,7 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -234,5 +235,62 @@ func TestOneDNNNatureCNNMatchesGo(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// No primitive of either torso on onednn falls to oneDNN's reference implementation,
+// which is many times slower: training at batch 256 (forward and backward) and
+// inference at batch 16, the shapes PPO's learner and actor run.
+func TestOneDNNTorsosNotRef(t *testing.T) {
+	needOneDNN(t)
+	for _, arch := range testArchs {
+		for _, c := range []struct {
+			name  string
+			batch int
+			train bool
+		}{{"train-b256", 256, true}, {"infer-b16", 16, false}} {
+			t.Run(arch.name+"/"+c.name, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				g := G.NewGraph()
+				pix := randTensor(rng, tensor.Uint8, c.batch, 4, 84, 84)
+				x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+				f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: BackendOneDNN, Arch: arch.a})
+				if c.train {
+					runLoss(t, g, f, randTensor(rng, tensor.Float32, c.batch, arch.a.Features), params)
+				} else {
+					vm := G.NewTapeMachine(g)
+					defer vm.Close()
+					if err := vm.RunAll(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				layers := 0
+				for _, n := range g.AllNodes() {
+					op, ok := n.Op().(forwardOp)
+					if !ok {
+						continue
+					}
+					var impls map[string]string
+					switch k := op.l.k32.(type) {
+					case *oneDNNConv:
+						impls = k.c.Impls()
+					case *oneDNNDense:
+						impls = k.d.Impls()
+					default:
+						t.Fatalf("%s runs on %T, not oneDNN", op.l.name, op.l.k32)
+					}
+					layers++
+					for prim, impl := range impls {
+						if impl == "" || strings.HasPrefix(impl, "ref") {
+							t.Errorf("%s: %s uses implementation %q", op.l.name, prim, impl)
+						}
+					}
+					t.Logf("%s: %v", op.l.name, impls)
+				}
+				if layers != len(arch.a.Convs)+1 {
+					t.Errorf("%d oneDNN layers, want %d", layers, len(arch.a.Convs)+1)
+				}
+			})
+		}
 	}
 }
