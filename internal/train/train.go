@@ -521,10 +521,9 @@ func (r *runner) logInterval() error {
 	recent := r.recentMean()
 	row := []string{strconv.FormatInt(steps, 10), fmtF(wall), fmtF(sps), strconv.Itoa(len(rets)),
 		fmtF(mean), fmtF(std), fmtF(lo), fmtF(hi), fmtF(lenMean), fmtF(recent)}
-	avg := make([]float64, len(r.st.StatSums))
-	for i, s := range r.st.StatSums {
-		avg[i] = s / float64(max(r.st.StatCount, 1))
-		row = append(row, fmtF(avg[i]))
+	avg := statMeans(r.st.StatSums, r.st.StatCount)
+	for _, v := range avg {
+		row = append(row, fmtF(v))
 	}
 	if err := r.metrics.Write(row); err != nil {
 		return err
@@ -551,6 +550,20 @@ func (r *runner) logInterval() error {
 	clear(r.st.StatSums)
 	r.st.StatCount = 0
 	return nil
+}
+
+// statMeans is the mean of each learner statistic over the count updates of a log
+// interval, NaN for all when the interval had no update (an IMPALA run's actors can
+// step past the last update before the run ends): a zero would read as a real loss.
+func statMeans(sums []float64, count int) []float64 {
+	avg := make([]float64, len(sums))
+	for i, s := range sums {
+		avg[i] = math.NaN()
+		if count > 0 {
+			avg[i] = s / float64(count)
+		}
+	}
+	return avg
 }
 
 func summary(xs []float64) (mean, std, lo, hi float64) {

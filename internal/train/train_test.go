@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -351,5 +352,19 @@ func TestStopAtTarget(t *testing.T) {
 	meta, err := (&rundir.Dir{Path: res.Dir}).ReadMeta()
 	if err != nil || meta.TargetStep == nil || *meta.TargetStep != res.EnvSteps || !strings.Contains(meta.Reason, "target") {
 		t.Errorf("meta.json: %+v %v", meta, err)
+	}
+}
+
+// A log interval's statistics are the means over its updates, and NaN, not zero, when
+// it had none.
+func TestStatMeans(t *testing.T) {
+	got := statMeans([]float64{3, -1.5}, 2)
+	if got[0] != 1.5 || got[1] != -0.75 {
+		t.Errorf("means of sums 3 and -1.5 over 2 updates: %v, want [1.5 -0.75]", got)
+	}
+	for _, v := range statMeans([]float64{0, 0}, 0) {
+		if !math.IsNaN(v) {
+			t.Errorf("an interval without updates has statistic %v, want NaN", v)
+		}
 	}
 }
