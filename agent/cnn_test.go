@@ -111,8 +111,8 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 		lp := 0.0
 		for j := range d {
 			mu := bv[j]
-			for i := range nn.NatureFeatures {
-				mu += f[r*nn.NatureFeatures+i] * wv[i*d+j]
+			for i := range nn.NatureArch.Features {
+				mu += f[r*nn.NatureArch.Features+i] * wv[i*d+j]
 			}
 			near("mean", out[r*d+j], mu)
 			sigma := math.Exp(ls[j])

@@ -58,9 +58,6 @@ var NatureArch = CNNArch{Convs: []ConvLayer{{32, 8, 4}, {64, 4, 2}, {64, 3, 1}},
 // third of NatureArch's arithmetic, which is what a CPU-bound learner is short of.
 var SmallArch = CNNArch{Convs: []ConvLayer{{16, 8, 4}, {32, 4, 2}}, Features: 256}
 
-// NatureFeatures is the size of NatureArch's feature vector.
-const NatureFeatures = 512
-
 // NumParams is the number of parameter tensors of the torso: a weight and a bias per
 // layer.
 func (a *CNNArch) NumParams() int { return 2 * (len(a.Convs) + 1) }

@@ -24,7 +24,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -194,7 +193,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 // printing msg. A second signal ends the process at once (exit status 130), after
 // running quit (nil: nothing), unless it comes within a second of the first: tools
 // such as timeout(1) signal both the process and its process group, and one
-// interruption must not turn into two. stop releases the signals.
+// interruption must not turn into two. stop, called once, releases the signals.
 func interruptContext(stderr io.Writer, msg string, quit func()) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
@@ -225,10 +224,7 @@ func interruptContext(stderr io.Writer, msg string, quit func()) (ctx context.Co
 			os.Exit(130)
 		}
 	}()
-	var once sync.Once
-	return ctx, func() {
-		once.Do(func() { signal.Stop(sig); close(done); cancel() })
-	}
+	return ctx, func() { signal.Stop(sig); close(done); cancel() }
 }
 
 // startCPUProfile starts a CPU profile written to path (train's and train bench's

@@ -3,7 +3,6 @@ package play
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -28,19 +27,8 @@ func TestPPONatureCNN(t *testing.T) {
 				"env.options.roms_dir=" + roms, "ppo.num_steps=8", "ppo.num_minibatches=1", "ppo.update_epochs=1",
 				"ppo.network=" + network}
 			a, dir := trainCNN(t, sets)
-			obs := make([]uint8, a.Spec.ObsSpace.Size())
-			for i := range obs {
-				obs[i] = uint8(i * 13)
-			}
-			got, err := a.cnn.output(obs)
-			if err != nil {
-				t.Fatal(err)
-			}
-
-			ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			obs, got := patternOutput(t, a, 13)
+			ck := latestCheckpoint(t, dir)
 			resolved, err := agent.ResolveNetwork("ppo.network", network, &a.Spec)
 			if err != nil {
 				t.Fatal(err)

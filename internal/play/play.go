@@ -380,7 +380,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 		limit = a.Spec.MaxEpisodeSteps
 	}
 	// Observations in the spec's dtype: float32 for the MLP policies, bytes for
-	// pixels (which the Nature CNN and the random agent play).
+	// pixels (which the CNN policies and the random agent play).
 	var ob envpool.Obs
 	var obs []float32
 	if a.Spec.ObsSpace.DType == envpool.Float32 {

@@ -43,6 +43,31 @@ func trainTiny(t *testing.T, sets ...string) string {
 	return trainRun(t, append(base, sets...))
 }
 
+// patternOutput runs a's CNN player on an observation of bytes i*k and returns the
+// observation and a copy of the actor's output.
+func patternOutput(t *testing.T, a *Agent, k int) (obs []uint8, out []float32) {
+	t.Helper()
+	obs = make([]uint8, a.Spec.ObsSpace.Size())
+	for i := range obs {
+		obs[i] = uint8(i * k)
+	}
+	out, err := a.cnn.output(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs, append([]float32(nil), out...)
+}
+
+// latestCheckpoint reads the latest checkpoint of the run in dir.
+func latestCheckpoint(t *testing.T, dir string) *agent.Checkpoint {
+	t.Helper()
+	ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
+
 // trainCNN trains the Pong run that sets describe and loads its latest checkpoint,
 // which must come back as a CNN player.
 func trainCNN(t *testing.T, sets []string) (*Agent, string) {
@@ -224,20 +249,9 @@ func TestImpalaNatureCNN(t *testing.T) {
 		"env.num_envs=2", "env.batch_size=2", "env.options.roms_dir=" + roms, "impala.unroll_length=5",
 		"impala.batch_size=2", "impala.queue_size=4", "impala.network=auto"}
 	a, dir := trainCNN(t, sets)
-	obs := make([]uint8, a.Spec.ObsSpace.Size())
-	for i := range obs {
-		obs[i] = uint8(i * 7)
-	}
-	before, err := a.cnn.output(obs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before = append([]float32(nil), before...)
+	obs, before := patternOutput(t, a, 7)
 	// Raise the bias of action 0 in the checkpoint: exactly logit 0 must follow.
-	ck, err := agent.ReadCheckpointFile(filepath.Join(dir, "checkpoints", "latest.ckpt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ck := latestCheckpoint(t, dir)
 	load := func(ck *agent.Checkpoint) (*cnnNet, error) {
 		tr, err := impala.Algorithm.Policy(a.Config.Section(), a.Config.Net, &a.Spec, ck)
 		if err != nil {
