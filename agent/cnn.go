@@ -114,10 +114,18 @@ func (t *CNNTorso) Init(rng *rand.Rand) {
 	}
 }
 
-// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, with the
-// kernels of backend, and returns the (batch, Arch.Features) features and the weight
+// TorsoKernels chooses the kernels a torso's graph runs on: the backend, and whether
+// the graph is for inference only (then in Precision; see nn.NatureOpts).
+type TorsoKernels struct {
+	Backend   nn.Backend
+	Inference bool
+	Precision nn.Precision
+}
+
+// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, on the
+// kernels k chooses, and returns the (batch, Arch.Features) features and the weight
 // nodes in Params order.
-func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (features *G.Node, params G.Nodes, err error) {
+func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, k TorsoKernels) (features *G.Node, params G.Nodes, err error) {
 	sh := x.Shape()
 	if sh.Dims() != 4 || sh[1] != t.C || sh[2] != t.H || sh[3] != t.W || x.Dtype() != tensor.Uint8 {
 		return nil, nil, fmt.Errorf("agent: the CNN torso takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
@@ -131,7 +139,8 @@ func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, backend nn.Backend) (feature
 	for i, p := range t.Params {
 		vals[i] = p.T
 	}
-	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: backend, Arch: t.Arch})
+	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: k.Backend, Arch: t.Arch,
+		Inference: k.Inference, Precision: k.Precision})
 	return f, append(G.Nodes(nil), ps...), nil
 }
 

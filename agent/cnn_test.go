@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -56,7 +57,7 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 	G.Read(ent, &entV)
 	gf := G.NewGraph()
 	fobs := G.NewTensor(gf, tensor.Uint8, 4, G.WithShape(obsT.Shape()...), G.WithName("obs"), G.WithValue(obsT))
-	feat, _, err := p.Torso.Build(gf, fobs, nn.BackendGo)
+	feat, _, err := p.Torso.Build(gf, fobs, TorsoKernels{Backend: nn.BackendGo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,5 +193,35 @@ func TestSmallCNNPolicy(t *testing.T) {
 	}
 	if _, err := ResolveNetwork("ppo.network", NetworkSmallCNN, &spec); err != nil {
 		t.Errorf("small_cnn on pixels: %v", err)
+	}
+}
+
+// net.precision = bf16 is refused, with the reason, for an MLP policy, on the go
+// backend, and for an unknown precision; fp32 builds everywhere.
+func TestPrecisionRefused(t *testing.T) {
+	pix := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84), ActionSpace: envpool.DiscreteSpace(6)}
+	vec := envpool.Spec{TaskID: "Vec-v0", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 4), ActionSpace: envpool.DiscreteSpace(2)}
+	for _, c := range []struct {
+		spec               *envpool.Spec
+		network, backend   string
+		precision, wantErr string
+	}{
+		{&vec, "mlp", "go", "fp32", ""},
+		{&pix, "small_cnn", "go", "fp32", ""},
+		{&vec, "mlp", "auto", "bf16", "MLP"},
+		{&pix, "small_cnn", "go", "bf16", "onednn backend"},
+		{&pix, "small_cnn", "go", "fp16", "use fp32 or bf16"},
+	} {
+		cfg := DefaultNetConfig()
+		cfg.Backend, cfg.Precision = c.backend, c.precision
+		p, err := NewActorCritic("ppo.network", c.network, c.spec, cfg)
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%s %s %s: %v", c.spec.TaskID, c.backend, c.precision, err)
+		case c.wantErr == "" && p.Precision != nn.PrecisionFP32:
+			t.Errorf("%s: precision %q, want fp32", c.spec.TaskID, p.Precision)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s %s %s: err = %v, want one containing %q", c.spec.TaskID, c.backend, c.precision, err, c.wantErr)
+		}
 	}
 }

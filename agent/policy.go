@@ -27,11 +27,13 @@ type NetConfig struct {
 	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
 	OrthoInit  bool    `toml:"ortho_init" help:"orthogonal init (gains sqrt 2, 0.01 policy, 1 value) instead of PyTorch's default"`
 	Backend    string  `toml:"backend" oneof:"auto|onednn|go" help:"kernels of the network's layers: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops), auto (oneDNN when its library loads)"`
+	Precision  string  `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's convolutions when acting and evaluating (training is float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (AMD Zen 4, Intel AMX)"`
 }
 
 // DefaultNetConfig is CleanRL's classic-control network: 64-64 tanh, orthogonal init.
 func DefaultNetConfig() NetConfig {
-	return NetConfig{Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true, Backend: string(nn.BackendAuto)}
+	return NetConfig{Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true, Backend: string(nn.BackendAuto),
+		Precision: string(nn.PrecisionFP32)}
 }
 
 // ResolveHead returns the head a config asks for on an action space, or an error naming
@@ -69,7 +71,10 @@ type Policy struct {
 	// Backend is the CNN torso's kernels in every graph Build makes
 	// (net.backend, resolved by NewActorCritic).
 	Backend nn.Backend
-	cfg     NetConfig
+	// Precision is the CNN torso's arithmetic in the graphs BuildInference makes
+	// (net.precision).
+	Precision nn.Precision
+	cfg       NetConfig
 }
 
 // NewActorCritic builds the policy a config asks for on a spec: network is the
@@ -91,6 +96,17 @@ func NewActorCritic(key, network string, spec *envpool.Spec, cfg NetConfig) (*Po
 	}
 	if p.Backend, _, err = nn.ResolveBackend(cfg.Backend); err != nil {
 		return nil, fmt.Errorf("net.backend: %w", err)
+	}
+	if p.Precision, err = nn.ParsePrecision(cfg.Precision); err != nil {
+		return nil, err
+	}
+	if p.Precision == nn.PrecisionBF16 {
+		switch {
+		case p.Torso == nil:
+			return nil, fmt.Errorf("net.precision = bf16 applies to CNN torsos; %s's network is an MLP (use fp32)", spec.TaskID)
+		case p.Backend != nn.BackendOneDNN:
+			return nil, fmt.Errorf("net.precision = bf16 runs on the onednn backend, and this run's is %s (install libdnnl2 with make deps, or use fp32)", p.Backend)
+		}
 	}
 	return p, nil
 }
@@ -166,13 +182,23 @@ type PolicyNodes struct {
 }
 
 // Build applies the policy to obs (batch x ObsDim; for a CNN policy the uint8 pixels
-// ObsInput makes) in g.
+// ObsInput makes) in g, for training: gradients may be taken.
 func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend})
+}
+
+// BuildInference is Build for a graph that is never differentiated (an actor's or an
+// evaluation's): a CNN torso then runs on inference-only kernels in p.Precision.
+func (p *Policy) BuildInference(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Inference: true, Precision: p.Precision})
+}
+
+func (p *Policy) build(g *G.ExprGraph, obs *G.Node, k TorsoKernels) (*PolicyNodes, error) {
 	batch := obs.Shape()[0]
 	var tn G.Nodes
 	if p.Torso != nil {
 		var err error
-		if obs, tn, err = p.Torso.Build(g, obs, p.Backend); err != nil {
+		if obs, tn, err = p.Torso.Build(g, obs, k); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"unsafe"
 )
 
@@ -31,6 +32,13 @@ type ConvConfig struct {
 	// InferenceOnly creates only the forward primitive, tuned for inference
 	// (forward_inference); Backward then fails.
 	InferenceOnly bool
+	// BF16 runs the forward convolution on bfloat16 input and weights (converted while
+	// they are reordered into oneDNN's layouts), accumulating and writing the output in
+	// float32. It needs InferenceOnly and a CPU with native bf16 dot products
+	// (avx512_bf16 or AMX); NewConv refuses it where oneDNN would fall back to its
+	// reference kernels. Whether it is faster than float32 depends on the CPU: measure
+	// (BenchmarkNatureCNN in agent/nn).
+	BF16 bool
 
 	// NativeOut makes Forward write y, and Backward read dy, in the layout oneDNN
 	// chose for the output (OutLayout) instead of plain NCHW. Pass OutLayout to the
@@ -61,6 +69,9 @@ func (c ConvConfig) check() error {
 	}
 	if c.SpaceToDepth && (c.K%c.Stride != 0 || c.H%c.Stride != 0 || c.W%c.Stride != 0) {
 		return fmt.Errorf("dnnl: conv config %+v: SpaceToDepth needs K, H and W to be multiples of Stride; turn it off for this layer", c)
+	}
+	if c.BF16 && !c.InferenceOnly {
+		return fmt.Errorf("dnnl: conv config %+v: BF16 is for inference only (set InferenceOnly)", c)
 	}
 	if c.InLayout != nil {
 		if c.SpaceToDepth {
@@ -160,16 +171,19 @@ func (c *Conv) build() error {
 	if s == 1 {
 		he, we, ke, st = cfg.H, cfg.W, cfg.K, cfg.Stride
 	}
-	anyMD := func(d ...int) (*memDesc, error) { return lib.newMD(d, dtF32, tagAny) }
-	src, err := anyMD(cfg.Batch, ce, he, we)
+	in := int32(dtF32) // the data type of src and weights
+	if cfg.BF16 {
+		in = dtBF16
+	}
+	src, err := lib.newMD([]int{cfg.Batch, ce, he, we}, in, tagAny)
 	if err != nil {
 		return err
 	}
-	wei, err := anyMD(cfg.Cout, ce, ke, ke)
+	wei, err := lib.newMD([]int{cfg.Cout, ce, ke, ke}, in, tagAny)
 	if err != nil {
 		return err
 	}
-	dst, err := anyMD(cfg.Batch, cfg.Cout, oh, ow)
+	dst, err := lib.newMD([]int{cfg.Batch, cfg.Cout, oh, ow}, dtF32, tagAny)
 	if err != nil {
 		return err
 	}
@@ -194,6 +208,9 @@ func (c *Conv) build() error {
 	}
 	if c.fwd, err = c.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
+	}
+	if cfg.BF16 && strings.HasPrefix(c.fwd.impl, "ref") {
+		return fmt.Errorf("dnnl: this CPU has no fast bfloat16 convolution (oneDNN offers only %q); use float32", c.fwd.impl)
 	}
 	c.srcMD = lib.queryMD(c.fwd.pd, querySrcMD)
 	c.weiMD = lib.queryMD(c.fwd.pd, queryWeightsMD)
@@ -233,10 +250,10 @@ func (c *Conv) build() error {
 		return err
 	}
 	if !c.xF32.identity() {
-		c.srcBuf = alignedF32(lib.mdBytes(c.srcMD) / 4)
+		c.srcBuf = alignedF32(f32Len(c.srcMD))
 	}
 	if !c.wIn.identity() {
-		c.weiBuf = alignedF32(lib.mdBytes(c.weiMD) / 4)
+		c.weiBuf = alignedF32(f32Len(c.weiMD))
 	}
 	if !c.yOut.identity() {
 		c.dstBuf = alignedF32(lib.mdBytes(c.dstMD) / 4)
@@ -483,7 +500,7 @@ func (c *Conv) setInput(x any, scale float32) error {
 			c.xU8, c.xU8Scale = p, scale
 		}
 		if c.srcBuf == nil {
-			c.srcBuf = alignedF32(lib.mdBytes(c.srcMD) / 4)
+			c.srcBuf = alignedF32(f32Len(c.srcMD))
 		}
 		if err := c.xU8.run(ptr, unsafe.Pointer(&c.srcBuf[0])); err != nil {
 			return err

@@ -22,9 +22,9 @@ type convRun struct {
 	wantDX         []float64
 }
 
-// runConv builds a layer for cfg and runs it on inputs drawn from seed.
-func runConv(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) *convRun {
-	t.Helper()
+// newConvInputs draws a layer's inputs (x, w, b, dy) from seed and allocates its
+// outputs.
+func newConvInputs(cfg ConvConfig, u8 bool, seed uint64) *convRun {
 	r := rand.New(rand.NewPCG(seed, 7))
 	nx := cfg.Batch * cfg.Cin * cfg.H * cfg.W
 	nw := cfg.Cout * cfg.Cin * cfg.K * cfg.K
@@ -51,6 +51,13 @@ func runConv(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) *convRun {
 	if cfg.NeedDX {
 		run.dx = make([]float32, nx)
 	}
+	return run
+}
+
+// runConv builds a layer for cfg and runs it on inputs drawn from seed.
+func runConv(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) *convRun {
+	t.Helper()
+	run := newConvInputs(cfg, u8, seed)
 	c, err := NewConv(cfg)
 	if err != nil {
 		t.Fatalf("NewConv(%+v): %v", cfg, err)
@@ -305,5 +312,73 @@ func TestReLUUnfused(t *testing.T) {
 	}
 	if e := relL2(d.dx, d.wantDX); e > 1e-4 {
 		t.Errorf("dense dx with unfused ReLU: relative L2 error %.3g", e)
+	}
+}
+
+// TestConvBF16 checks the bfloat16 forward convolution against the float64 reference
+// on the Nature CNN's layer shapes. bfloat16 keeps 8 bits of mantissa, so each input
+// and weight carries up to 0.4% relative error; the outputs, sums of many such
+// products, must stay within 1% relative L2 and must differ from the float32 layer's
+// (which shows the bf16 kernel really ran). Backward is refused, and BF16 without
+// InferenceOnly is a configuration error.
+func TestConvBF16(t *testing.T) {
+	requireLib(t)
+	if _, err := NewConv(ConvConfig{Batch: 1, Cin: 2, H: 5, W: 5, Cout: 3, K: 3, Stride: 1, BF16: true}); err == nil || !strings.Contains(err.Error(), "InferenceOnly") {
+		t.Errorf("BF16 without InferenceOnly: err = %v, want one naming InferenceOnly", err)
+	}
+	shapes := []struct {
+		cfg ConvConfig
+		u8  bool
+	}{
+		{ConvConfig{Batch: 3, Cin: 4, H: 84, W: 84, Cout: 32, K: 8, Stride: 4, SpaceToDepth: true}, true},
+		{ConvConfig{Batch: 3, Cin: 32, H: 20, W: 20, Cout: 64, K: 4, Stride: 2}, false},
+		{ConvConfig{Batch: 3, Cin: 64, H: 9, W: 9, Cout: 64, K: 3, Stride: 1}, false},
+	}
+	for i, s := range shapes {
+		for _, relu := range []bool{false, true} {
+			cfg := s.cfg
+			cfg.ReLU, cfg.InferenceOnly = relu, true
+			t.Run(fmt.Sprintf("%dx%dx%d_k%ds%d_relu%v", cfg.Cin, cfg.H, cfg.W, cfg.K, cfg.Stride, relu), func(t *testing.T) {
+				// The same layer in float32 and in bf16 on the same inputs.
+				ys := make([][]float32, 2)
+				var run *convRun
+				for j, bf := range []bool{false, true} {
+					cfg.BF16 = bf
+					c, err := NewConv(cfg)
+					if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+						t.Skipf("bf16 not offered on this CPU: %v", err)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer c.Close()
+					if impl := c.Impls()["forward"]; bf && !strings.Contains(impl, "bf16") && !strings.Contains(impl, "amx") {
+						t.Errorf("bf16 forward runs on %q, not a bf16 kernel", impl)
+					}
+					run = newConvInputs(cfg, s.u8, uint64(100+i))
+					ys[j] = make([]float32, c.OutLen())
+					if err := c.Forward(run.x, run.scale, run.w, run.b, ys[j]); err != nil {
+						t.Fatal(err)
+					}
+					if bf {
+						if err := c.Backward(run.x, run.scale, run.w, ys[j], ys[j], run.dw, run.db, nil); err == nil {
+							t.Error("Backward on a bf16 inference layer succeeded")
+						}
+					}
+				}
+				want := refConv(cfg, run.xf, f64(run.w), f64(run.b))
+				if e := relL2(ys[0], want); e > 1e-4 {
+					t.Errorf("float32: relative L2 error %.3g", e)
+				}
+				e := relL2(ys[1], want)
+				if e > 1e-2 {
+					t.Errorf("bf16: relative L2 error %.3g > 1e-2", e)
+				}
+				if d := relL2(ys[1], f64(ys[0])); d < 1e-6 {
+					t.Errorf("bf16 output equals float32's (relative difference %.3g): no bf16 arithmetic ran", d)
+				}
+				t.Logf("bf16 relative L2 error %.3g", e)
+			})
+		}
 	}
 }

@@ -332,6 +332,10 @@ func (ly *layer) dropPrim(p *prim) {
 	lib.pdDestroy(p.pd)
 }
 
+// f32Len is the number of float32s a buffer for a tensor of layout md needs (for a
+// bfloat16 tensor, half its elements rounded up).
+func f32Len(md *memDesc) int { return (lib.mdBytes(md) + 3) / 4 }
+
 // alignedF32 allocates n zeroed float32s starting on a 64-byte boundary (oneDNN's
 // kernels prefer cache-line-aligned buffers).
 func alignedF32(n int) []float32 {

@@ -49,6 +49,7 @@ func TestHeaderLayout(t *testing.T) {
 		"offsetof(dnnl_version_t, hash)":                                 int64(unsafe.Offsetof(versionInfo{}.Hash)),
 		"sizeof(dnnl_version_t)":                                         int64(unsafe.Sizeof(versionInfo{})),
 		"DNNL_MAX_NDIMS":                                                 maxDims,
+		"dnnl_bf16":                                                      dtBF16,
 		"dnnl_f32":                                                       dtF32,
 		"dnnl_u8":                                                        dtU8,
 		"dnnl_blocked":                                                   formatKindBlocked,

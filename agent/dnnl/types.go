@@ -12,8 +12,9 @@ type dims [maxDims]int64
 
 // dnnl_data_type_t.
 const (
-	dtF32 = 3
-	dtU8  = 6
+	dtBF16 = 2
+	dtF32  = 3
+	dtU8   = 6
 )
 
 // dnnl_format_kind_t.

@@ -50,7 +50,7 @@ func newActor(l *Learner, id int) (*actor, error) {
 		return nil, err
 	}
 	a.acts, a.ids = make([]float32, batch), make([]int32, batch)
-	if a.graph, err = a.net.build(batch); err != nil {
+	if a.graph, err = a.net.build(batch, true); err != nil {
 		return nil, err
 	}
 	G.Read(a.graph.logits, &a.logits)

@@ -78,8 +78,9 @@ type netGraph struct {
 	params G.Nodes   // in Policy.Params order
 }
 
-// build applies the network to rows observations in a new graph.
-func (n *acNet) build(rows int) (*netGraph, error) {
+// build applies the network to rows observations in a new graph: for the learner's
+// loss, or (inference) for an actor, which never differentiates it.
+func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
 	ng := &netGraph{g: G.NewGraph()}
 	obs, t := n.policy.ObsInput(ng.g, tensor.Float32, "obs", rows)
 	switch d := t.Data().(type) {
@@ -88,7 +89,11 @@ func (n *acNet) build(rows int) (*netGraph, error) {
 	case []float32:
 		ng.obsF32 = d
 	}
-	pn, err := n.policy.Build(ng.g, obs)
+	build := n.policy.Build
+	if inference {
+		build = n.policy.BuildInference
+	}
+	pn, err := build(ng.g, obs)
 	if err != nil {
 		return nil, err
 	}

@@ -26,9 +26,63 @@ const (
 	BackendOneDNN Backend = "onednn"
 )
 
+// Precision is the arithmetic of the oneDNN backend's convolutions in inference graphs
+// (net.precision). Training always computes in float32.
+type Precision string
+
+// The precisions.
+const (
+	// PrecisionFP32 computes in float32 throughout (the default).
+	PrecisionFP32 Precision = "fp32"
+	// PrecisionBF16 runs inference convolutions on bfloat16 inputs and weights,
+	// accumulating in float32; weights stay float32 and are converted as they are
+	// reordered. On CPUs whose bf16 dot products retire at the float32 FMA rate or
+	// faster (AMD Zen 4; AMX) it nearly halves a convolution's time; on others it is
+	// slower or refused (docs/design/custom-ops.md).
+	PrecisionBF16 Precision = "bf16"
+)
+
+// ParsePrecision checks a config's net.precision ("" means fp32).
+func ParsePrecision(s string) (Precision, error) {
+	switch Precision(s) {
+	case "", PrecisionFP32:
+		return PrecisionFP32, nil
+	case PrecisionBF16:
+		return PrecisionBF16, nil
+	}
+	return "", fmt.Errorf("net.precision = %q: use fp32 or bf16", s)
+}
+
+// kernelMode is what a layer's kernels are for: a graph never differentiated
+// (inference) and its precision.
+type kernelMode struct {
+	inference bool
+	precision Precision
+}
+
+// check refuses a precision the backend or the graph cannot give.
+func (m kernelMode) check(b Backend) error {
+	if m.precision == "" || m.precision == PrecisionFP32 {
+		return nil
+	}
+	if m.precision != PrecisionBF16 {
+		return fmt.Errorf("nn: precision %q: use fp32 or bf16", m.precision)
+	}
+	if b != BackendOneDNN {
+		return fmt.Errorf("nn: precision bf16 runs on the onednn backend only, not %q", b)
+	}
+	if !m.inference {
+		return fmt.Errorf("nn: precision bf16 is for inference graphs only; training computes in float32")
+	}
+	return nil
+}
+
 // newConvKernels returns the convolution kernels of backend b: y = act(conv(scale*x, w)
 // + b) with x []T or []uint8 in NCHW order, w (Cout, Cin, K, K), y (B, Cout, OH, OW).
-func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, uint8In bool, link convLink) (kernels[T], error) {
+func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, uint8In bool, link convLink, mode kernelMode) (kernels[T], error) {
+	if err := mode.check(b); err != nil {
+		return nil, err
+	}
 	switch b {
 	case BackendGo, BackendAuto, "":
 		return newConvKernel(g, relu, scale, needDX), nil
@@ -36,7 +90,7 @@ func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, 
 		if _, ok := any(scale).(float32); !ok {
 			return nil, errFloat32Only
 		}
-		k, err := newOneDNNConv(g, relu, float32(scale), needDX, uint8In, link)
+		k, err := newOneDNNConv(g, relu, float32(scale), needDX, uint8In, link, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +103,7 @@ var errFloat32Only = fmt.Errorf("nn: the onednn backend computes in float32; use
 
 // newDenseKernels returns the dense kernels of backend b: y = act(x w + b) for x
 // (B, In), w (In, Out), b (Out).
-func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX bool) (kernels[T], error) {
+func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX, inference bool) (kernels[T], error) {
 	switch b {
 	case BackendGo, BackendAuto, "":
 		return newDenseKernel[T](batch, in, out, act, needDX), nil
@@ -58,7 +112,7 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 		if _, ok := any(zero).(float32); !ok {
 			return nil, errFloat32Only
 		}
-		k, err := newOneDNNDense(batch, in, out, act, needDX)
+		k, err := newOneDNNDense(batch, in, out, act, needDX, inference)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package nn
 import (
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -89,9 +90,12 @@ type natureBench struct {
 
 func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch int) *natureBench {
 	fast := impl != "stock"
-	backend := BackendGo
-	if impl == "onednn" {
+	backend, prec := BackendGo, PrecisionFP32
+	switch impl {
+	case "onednn":
 		backend = BackendOneDNN
+	case "onednn-bf16":
+		backend, prec = BackendOneDNN, PrecisionBF16
 	}
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -107,7 +111,11 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 		}
 		x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(shape...), G.WithValue(pix), G.WithName("obs"))
 	}
-	feat, params := NatureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend, Arch: arch})
+	feat, params, err := natureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend, Arch: arch,
+		Inference: !train && fast, Precision: prec})
+	if err != nil {
+		b.Skipf("%s: %v", impl, err) // bf16 where the CPU has no fast bf16 kernels
+	}
 	nb := &natureBench{flops: arch.ForwardFLOPs(batch, 4, 84, 84)}
 	if !train {
 		nb.vm = G.NewTapeMachine(g)
@@ -151,7 +159,9 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 // BenchmarkNatureCNN compares the Nature CNN built from the fused ops on the pure-Go
 // kernels (go) and on oneDNN (onednn) with the same network from stock Gorgonia ops
 // (stock), run one after the other in each round (-count N alternates them): a training step at batch 256 (forward,
-// backward, Adam) and inference at batch 16, both with OpenBLAS installed. Metrics:
+// backward, Adam) and inference at batch 16 (the fused ops in inference mode; and
+// onednn-bf16, oneDNN's convolutions in bfloat16, skipped where the CPU has no fast
+// bf16 kernels), both with OpenBLAS installed. Metrics:
 // ms/step (wall) and cpu-ms/step (all threads), effective GFLOP/s (convolution and
 // dense FLOPs: 2 x multiply-adds forward, 3 x that for a training step), the OpenBLAS
 // sgemm rate of the same machine on all cores and the percentage of it reached
@@ -159,13 +169,13 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 // which is the steadier figure when other processes share the cores. Run with
 // -benchtime 5x: a stock training step takes seconds.
 func BenchmarkNatureCNN(b *testing.B) {
-	benchCNN(b, &NatureArch, []string{"go", "onednn", "stock"})
+	benchCNN(b, &NatureArch, []string{"go", "onednn", "onednn-bf16", "stock"})
 }
 
 // BenchmarkSmallCNN is BenchmarkNatureCNN for the small torso (SmallArch), on the go
 // and onednn kernels.
 func BenchmarkSmallCNN(b *testing.B) {
-	benchCNN(b, &SmallArch, []string{"go", "onednn"})
+	benchCNN(b, &SmallArch, []string{"go", "onednn", "onednn-bf16"})
 }
 
 func benchCNN(b *testing.B, arch *CNNArch, impls []string) {
@@ -183,8 +193,11 @@ func benchCNN(b *testing.B, arch *CNNArch, impls []string) {
 	}
 	for _, c := range cases {
 		for _, impl := range impls {
+			if c.train && impl == "onednn-bf16" {
+				continue // bf16 is for inference only
+			}
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
-				if impl == "onednn" && dnnl.Load() != nil {
+				if strings.HasPrefix(impl, "onednn") && dnnl.Load() != nil {
 					b.Skipf("oneDNN is not available: %v", dnnl.Load())
 				}
 				nb := newNatureBench(b, arch, impl, c.train, c.batch)

@@ -26,13 +26,14 @@ type convLink struct {
 	nativeOut bool         // write y (and read dy) in oneDNN's layout
 }
 
-func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bool, link convLink) (*oneDNNConv, error) {
+func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bool, link convLink, mode kernelMode) (*oneDNNConv, error) {
 	if !uint8In && scale != 1 {
 		return nil, fmt.Errorf("nn: the onednn backend scales uint8 input only (scale %g on float input)", scale)
 	}
 	dnnl.SetNumThreads(workers())
 	cfg := dnnl.ConvConfig{Batch: g.B, Cin: g.Cin, H: g.H, W: g.W, Cout: g.Cout, K: g.K, Stride: g.S,
 		ReLU: relu, NeedDX: needDX, InLayout: link.in, NativeOut: link.nativeOut,
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16,
 		// oneDNN has no fast kernel for a strided filter on a few input channels (the
 		// first layer's 8x8/4 on 4 frames): rearranged by space-to-depth it has.
 		SpaceToDepth: g.Cin < 8 && g.S > 1 && g.K%g.S == 0 && g.H%g.S == 0 && g.W%g.S == 0 && link.in == nil}
@@ -48,7 +49,10 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 			return nil, fmt.Errorf("nn: onednn convolution: %w", err)
 		}
 	}
-	k := &oneDNNConv{c: c, native: cfg.NativeOut, scale: scale, y: make([]float32, c.OutLen()), dw: make([]float32, g.Cout*g.KK), db: make([]float32, g.Cout)}
+	k := &oneDNNConv{c: c, native: cfg.NativeOut, scale: scale, y: make([]float32, c.OutLen())}
+	if !mode.inference {
+		k.dw, k.db = make([]float32, g.Cout*g.KK), make([]float32, g.Cout)
+	}
 	if needDX {
 		k.dx = make([]float32, c.InLen())
 	}

@@ -14,12 +14,12 @@ type oneDNNDense struct {
 	dx        []float32
 }
 
-func newOneDNNDense(batch, in, out int, act Activation, needDX bool) (*oneDNNDense, error) {
+func newOneDNNDense(batch, in, out int, act Activation, needDX, inference bool) (*oneDNNDense, error) {
 	if act != Linear && act != ReLU {
 		return nil, fmt.Errorf("nn: the onednn backend's dense layers apply relu or nothing, not %s", act)
 	}
 	dnnl.SetNumThreads(workers())
-	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX})
+	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX, InferenceOnly: inference})
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}

@@ -34,6 +34,11 @@ type NatureOpts struct {
 	Values []tensor.Tensor
 	// Arch is the torso's layers; nil means NatureArch.
 	Arch *CNNArch
+	// Inference builds the fused layers for a graph that is never differentiated
+	// (ConvOpts.Inference), in Precision ("" means PrecisionFP32; bf16 applies to the
+	// convolutions, the dense layer stays float32).
+	Inference bool
+	Precision Precision
 }
 
 // ConvLayer is one convolution of a CNNArch: Out channels, a Kernel x Kernel window,
@@ -162,7 +167,8 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 		var err error
 		if o.Fast {
 			last := i == len(arch.Convs)-1
-			opts := ConvOpts{Stride: l.Stride, ReLU: true, Flatten: last, Backend: o.Backend}
+			opts := ConvOpts{Stride: l.Stride, ReLU: true, Flatten: last, Backend: o.Backend,
+				Inference: o.Inference, Precision: o.Precision}
 			if i == 0 {
 				opts.Scale, opts.NoInputGrad = scale, true
 			}
@@ -190,7 +196,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
-		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend})
+		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference})
 	} else {
 		cur, err = stockDense(cur, wn, bn, b, flat)
 	}

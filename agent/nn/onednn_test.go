@@ -248,13 +248,21 @@ func TestOneDNNTorsosNotRef(t *testing.T) {
 			name  string
 			batch int
 			train bool
-		}{{"train-b256", 256, true}, {"infer-b16", 16, false}} {
+			prec  Precision
+		}{{"train-b256", 256, true, PrecisionFP32}, {"infer-b16", 16, false, PrecisionFP32}, {"infer-b16-bf16", 16, false, PrecisionBF16}} {
 			t.Run(arch.name+"/"+c.name, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(1, 2))
 				g := G.NewGraph()
 				pix := randTensor(rng, tensor.Uint8, c.batch, 4, 84, 84)
 				x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
-				f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: BackendOneDNN, Arch: arch.a})
+				f, params, err := natureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: BackendOneDNN, Arch: arch.a,
+					Inference: !c.train, Precision: c.prec})
+				if c.prec == PrecisionBF16 && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+					t.Skipf("bf16 not offered on this CPU: %v", err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
 				if c.train {
 					runLoss(t, g, f, randTensor(rng, tensor.Float32, c.batch, arch.a.Features), params)
 				} else {
@@ -292,5 +300,80 @@ func TestOneDNNTorsosNotRef(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// An inference graph (NatureOpts.Inference) computes the training graph's features:
+// in float32 on both backends within 1e-5, in bf16 on onednn within 1% (and not
+// identically, so the bf16 kernels ran). It refuses gradients, and bf16 is refused
+// on the go backend and in training graphs.
+func TestInferenceGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pix := randTensor(rng, tensor.Uint8, 5, 4, 84, 84)
+	features := func(o NatureOpts) ([]float64, error) {
+		g := G.NewGraph()
+		x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+		o.Fast, o.Seed, o.Arch = true, 3, &SmallArch
+		f, _, err := natureCNN(g, x, o)
+		if err != nil {
+			return nil, err
+		}
+		var fv G.Value
+		G.Read(f, &fv)
+		vm := G.NewTapeMachine(g)
+		defer vm.Close()
+		if err := vm.RunAll(); err != nil {
+			return nil, err
+		}
+		return asFloat64(fv.(tensor.Tensor)), nil
+	}
+	want, err := features(NatureOpts{Backend: BackendGo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, o NatureOpts, tol float64) []float64 {
+		got, err := features(o)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if e := relL2(got, want); e > tol {
+			t.Errorf("%s: features differ from the go training graph's by %.3g (> %.0e)", name, e, tol)
+		}
+		return got
+	}
+	check("go inference", NatureOpts{Backend: BackendGo, Inference: true}, 1e-5)
+	if _, err := features(NatureOpts{Backend: BackendGo, Inference: true, Precision: PrecisionBF16}); err == nil || !strings.Contains(err.Error(), "onednn") {
+		t.Errorf("bf16 on the go backend: err = %v, want a refusal naming onednn", err)
+	}
+
+	// Gradients through an inference graph are refused.
+	g := G.NewGraph()
+	x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+	f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Arch: &SmallArch, Inference: true})
+	if _, err := G.Grad(G.Must(G.Sum(f)), params...); err == nil {
+		t.Error("Grad through an inference graph succeeded")
+	}
+
+	if dnnl.Load() != nil {
+		t.Log("oneDNN is not available: its inference graphs are not checked")
+		return
+	}
+	if _, err := features(NatureOpts{Backend: BackendOneDNN, Precision: PrecisionBF16}); err == nil || !strings.Contains(err.Error(), "inference") {
+		t.Errorf("bf16 in a training graph: err = %v, want a refusal naming inference", err)
+	}
+	f32 := check("onednn inference", NatureOpts{Backend: BackendOneDNN, Inference: true}, 1e-5)
+	bf, err := features(NatureOpts{Backend: BackendOneDNN, Inference: true, Precision: PrecisionBF16})
+	if err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+		t.Logf("bf16 not offered on this CPU: %v", err)
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := relL2(bf, want); e > 1e-2 {
+		t.Errorf("onednn bf16 inference: features differ by %.3g (> 1e-2)", e)
+	}
+	if e := relL2(bf, f32); e < 1e-6 {
+		t.Errorf("onednn bf16 features equal float32's (%.3g): no bf16 arithmetic ran", e)
 	}
 }

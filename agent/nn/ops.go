@@ -74,6 +74,7 @@ type layer struct {
 	y      tensor.Shape // output shape
 	bias   int          // bias length: Cout, or a dense layer's Out
 	needDX bool
+	infer  bool // built for inference: no backward (SymDiff refuses)
 	k32    kernels[float32]
 	k64    kernels[float64]
 
@@ -182,14 +183,20 @@ func forward[T Float](l *layer, k kernels[T], x any, wv, bv G.Value) ([]T, error
 	return k.output(), nil
 }
 
-// DiffWRT implements gorgonia.SDOp: which inputs have gradients.
-func (op forwardOp) DiffWRT(int) []bool { return []bool{op.l.needDX, true, true} }
+// DiffWRT implements gorgonia.SDOp: which inputs have gradients (none in a layer
+// built for inference).
+func (op forwardOp) DiffWRT(int) []bool {
+	return []bool{op.l.needDX, !op.l.infer, !op.l.infer}
+}
 
 // SymDiff implements gorgonia.SDOp: one backward node on (x, w, y, dy) returning dW,
 // and pick nodes after it for db and, when the input needs a gradient, dx. The result
 // is in input order (dx, dW, db); dx is nil when the input needs no gradient.
 func (op forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	l := op.l
+	if l.infer {
+		return nil, fmt.Errorf("nn: %s was built for inference (Inference set): it has no gradient", l.name)
+	}
 	bw, err := G.ApplyOp(backwardOp{l: l}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
@@ -293,6 +300,13 @@ type ConvOpts struct {
 	NoInputGrad bool
 	// Backend chooses the kernels; "" means BackendGo.
 	Backend Backend
+	// Inference builds the layer for a graph that is never differentiated (an actor's
+	// or an evaluation's): the kernels may use inference-only primitives, and taking a
+	// gradient through the layer is an error.
+	Inference bool
+	// Precision is the arithmetic of an Inference layer's oneDNN kernels; "" means
+	// PrecisionFP32.
+	Precision Precision
 
 	link convLink // oneDNN layouts shared with the neighbouring convolutions (NatureCNN)
 }
@@ -332,12 +346,14 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	if opts.ReLU {
 		act = "+ReLU"
 	}
-	needDX := !opts.NoInputGrad && x.Dtype() != tensor.Uint8
+	needDX := !opts.NoInputGrad && x.Dtype() != tensor.Uint8 && !opts.Inference
 	l := newLayer(fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s", g.K, g.K, g.S, g.Cin, g.Cout, act), x, w, y, g.Cout, needDX)
+	l.infer = opts.Inference
+	mode := kernelMode{inference: opts.Inference, precision: opts.Precision}
 	if dt == tensor.Float32 {
-		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX, x.Dtype() == tensor.Uint8, opts.link)
+		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX, x.Dtype() == tensor.Uint8, opts.link, mode)
 	} else {
-		l.k64, err = newConvKernels(opts.Backend, g, opts.ReLU, scale, needDX, x.Dtype() == tensor.Uint8, opts.link)
+		l.k64, err = newConvKernels(opts.Backend, g, opts.ReLU, scale, needDX, x.Dtype() == tensor.Uint8, opts.link, mode)
 	}
 	if err != nil {
 		return nil, err
@@ -350,6 +366,7 @@ type DenseOpts struct {
 	Act         Activation // applied after the bias
 	NoInputGrad bool       // skip the input gradient (when x is data, not a layer's output)
 	Backend     Backend    // the kernels; "" means BackendGo
+	Inference   bool       // for a graph never differentiated (ConvOpts.Inference)
 }
 
 // Dense applies y = act(x w + b) as one fused op with a fused backward: x (B, In),
@@ -379,11 +396,12 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 		suffix = "+" + string(act)
 	}
 	B, in, out := xs[0], xs[1], ws[1]
-	l := newLayer(fmt.Sprintf("Dense(%d→%d)%s", in, out, suffix), x, w, tensor.Shape{B, out}, out, !opts.NoInputGrad)
+	l := newLayer(fmt.Sprintf("Dense(%d→%d)%s", in, out, suffix), x, w, tensor.Shape{B, out}, out, !opts.NoInputGrad && !opts.Inference)
+	l.infer = opts.Inference
 	if dt == tensor.Float32 {
-		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX)
+		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, opts.Inference)
 	} else {
-		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX)
+		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX, opts.Inference)
 	}
 	if err != nil {
 		return nil, err

@@ -124,7 +124,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	gi := G.NewGraph()
 	var obs *G.Node
 	obs, t.infObs = t.policy.ObsInput(gi, tensor.Float32, "obs", t.batch)
-	if t.infPN, err = t.policy.Build(gi, obs); err != nil {
+	if t.infPN, err = t.policy.BuildInference(gi, obs); err != nil {
 		return nil, err
 	}
 	G.Read(t.infPN.Out, &t.infOut)

@@ -21,7 +21,7 @@ type cnnNet struct {
 func newCNNNet(p *agent.Policy) (*cnnNet, error) {
 	g := G.NewGraph()
 	x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
-	pn, err := p.Build(g, x)
+	pn, err := p.BuildInference(g, x)
 	if err != nil {
 		return nil, fmt.Errorf("play: %w", err)
 	}
