@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // BenchmarkNatureCNN times the Nature CNN on this package's layers: train-b256 is a
@@ -98,6 +100,53 @@ func BenchmarkConv1(b *testing.B) {
 						return err
 					}
 					return c.Backward(x, 1.0/255, w, y, dy, dw, db, nil)
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkInferenceConv times the Nature CNN's convolutions alone at batch 16, as
+// inference primitives in float32 and in bfloat16 (the layers' own time, without the
+// conversions from and to the Go layouts): what net.precision = bf16 can gain on
+// this CPU at most. Sub-benchmarks are named layer/precision; bf16 ones are skipped
+// where oneDNN has no fast bf16 kernel.
+func BenchmarkInferenceConv(b *testing.B) {
+	requireLib(b)
+	layers := []struct {
+		name string
+		cfg  ConvConfig
+	}{
+		{"conv1-s2d", ConvConfig{Batch: 16, Cin: 64, H: 21, W: 21, Cout: 32, K: 2, Stride: 1}},
+		{"conv2", ConvConfig{Batch: 16, Cin: 32, H: 20, W: 20, Cout: 64, K: 4, Stride: 2}},
+		{"conv3", ConvConfig{Batch: 16, Cin: 64, H: 9, W: 9, Cout: 64, K: 3, Stride: 1}},
+	}
+	for _, l := range layers {
+		for _, bf := range []bool{false, true} {
+			name := l.name + "/fp32"
+			if bf {
+				name = l.name + "/bf16"
+			}
+			b.Run(name, func(b *testing.B) {
+				cfg := l.cfg
+				cfg.ReLU, cfg.InferenceOnly, cfg.BF16 = true, true, bf
+				c, err := NewConv(cfg)
+				if err != nil {
+					if bf && strings.Contains(err.Error(), "no fast bfloat16") {
+						b.Skip(err)
+					}
+					b.Fatal(err)
+				}
+				defer c.Close()
+				// The primitive alone, on buffers already in its layouts.
+				src := alignedF32(f32Len(c.srcMD))
+				wei := alignedF32(f32Len(c.weiMD))
+				bias := alignedF32(cfg.Cout)
+				dst := alignedF32(f32Len(c.dstMD))
+				unlock := lockThread()
+				defer unlock()
+				benchSteps(b, func() error {
+					return c.fwd.run(unsafe.Pointer(&src[0]), unsafe.Pointer(&wei[0]), unsafe.Pointer(&bias[0]), unsafe.Pointer(&dst[0]))
 				})
 			})
 		}

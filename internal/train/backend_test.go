@@ -80,7 +80,7 @@ func TestEveryConfigTrainsWithoutOneDNN(t *testing.T) {
 }
 
 // With oneDNN's library present, a pixel task's network runs on it under the default
-// net.backend = auto, and the start line and meta.json say so.
+// net.backend = auto, in either precision, and the start line and meta.json say so.
 func TestPixelRunUsesOneDNN(t *testing.T) {
 	if os.Getenv("RLPOOL_TEST_NO_DNNL_CHILD") != "" {
 		t.Skip("the child process of TestEveryConfigTrainsWithoutOneDNN has no oneDNN")
@@ -91,23 +91,31 @@ func TestPixelRunUsesOneDNN(t *testing.T) {
 	if os.Getenv("RLPOOL_ROMS") == "" {
 		t.Skip("RLPOOL_ROMS is not set: no Pong ROM")
 	}
-	cfg, err := config.Load("../../configs/pong.toml", append([]string{"run.dir=" + t.TempDir()}, shortRun...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	res, err := Run(context.Background(), Options{Config: cfg, Stderr: &stderr})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "network backend: onednn") {
-		t.Errorf("start line:\n%s", stderr.String())
-	}
-	d, err := rundir.Open(res.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if meta, err := d.ReadMeta(); err != nil || meta.Backend != "onednn" {
-		t.Errorf("meta.json network_backend = %q (%v), want onednn", meta.Backend, err)
+	for _, prec := range []string{"fp32", "bf16"} {
+		t.Run(prec, func(t *testing.T) {
+			cfg, err := config.Load("../../configs/pong.toml", append([]string{"run.dir=" + t.TempDir(), "net.precision=" + prec}, shortRun...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			res, err := Run(context.Background(), Options{Config: cfg, Stderr: &stderr})
+			if prec == "bf16" && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+				t.Skipf("this CPU has no fast bf16 kernels: %v", err)
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "network backend: onednn") ||
+				strings.Contains(stderr.String(), "acting in bf16") != (prec == "bf16") {
+				t.Errorf("start line:\n%s", stderr.String())
+			}
+			d, err := rundir.Open(res.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if meta, err := d.ReadMeta(); err != nil || meta.Backend != "onednn" || meta.Precision != prec {
+				t.Errorf("meta.json network_backend = %q, network_precision = %q (%v), want onednn, %s", meta.Backend, meta.Precision, err, prec)
+			}
+		})
 	}
 }

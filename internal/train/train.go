@@ -321,6 +321,11 @@ func (r *runner) chooseBackend(spec *envpool.Spec) error {
 	}
 	if !agent.IsImageSpace(spec.ObsSpace) {
 		backend, line = nn.BackendGo, "network backend: go (an MLP policy: its small layers run on the Go kernels whatever net.backend says)"
+	} else if prec, err := nn.ParsePrecision(r.cfg.Net.Precision); err == nil {
+		r.meta.Precision = string(prec)
+		if prec == nn.PrecisionBF16 {
+			line += "; acting in bf16 (net.precision = bf16), training in fp32"
+		}
 	}
 	fmt.Fprintf(r.opts.Stderr, "train: %s\n", line)
 	r.meta.Backend = string(backend)
