@@ -36,9 +36,9 @@ const (
 	PrecisionFP32 Precision = "fp32"
 	// PrecisionBF16 runs inference convolutions on bfloat16 inputs and weights,
 	// accumulating in float32; weights stay float32 and are converted as they are
-	// reordered. On CPUs whose bf16 dot products retire at the float32 FMA rate or
-	// faster (AMD Zen 4; AMX) it nearly halves a convolution's time; on others it is
-	// slower or refused (docs/design/custom-ops.md).
+	// reordered. On CPUs with fast bf16 dot products (AMD Zen 4; AMX) the convolutions
+	// themselves run up to 1.6x faster, which the conversions may take back; on others
+	// it is slower, or refused (docs/design/custom-ops.md).
 	PrecisionBF16 Precision = "bf16"
 )
 
