@@ -62,11 +62,9 @@ type kernelMode struct {
 
 // check refuses a precision the backend or the graph cannot give.
 func (m kernelMode) check(b Backend) error {
-	if m.precision == "" || m.precision == PrecisionFP32 {
-		return nil
-	}
-	if m.precision != PrecisionBF16 {
-		return fmt.Errorf("nn: precision %q: use fp32 or bf16", m.precision)
+	p, err := ParsePrecision(string(m.precision))
+	if err != nil || p == PrecisionFP32 {
+		return err
 	}
 	if b != BackendOneDNN {
 		return fmt.Errorf("nn: precision bf16 runs on the onednn backend only, not %q", b)

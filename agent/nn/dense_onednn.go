@@ -23,7 +23,10 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX, inference bool) 
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}
-	k := &oneDNNDense{d: d, batch: batch, in: in, y: make([]float32, batch*out), dw: make([]float32, in*out), db: make([]float32, out)}
+	k := &oneDNNDense{d: d, batch: batch, in: in, y: make([]float32, batch*out)}
+	if !inference {
+		k.dw, k.db = make([]float32, in*out), make([]float32, out)
+	}
 	if needDX {
 		k.dx = make([]float32, batch*in)
 	}

@@ -74,7 +74,7 @@ type layer struct {
 	y      tensor.Shape // output shape
 	bias   int          // bias length: Cout, or a dense layer's Out
 	needDX bool
-	infer  bool // built for inference: no backward (SymDiff refuses)
+	infer  bool // built for inference: no gradients (DiffWRT)
 	k32    kernels[float32]
 	k64    kernels[float64]
 
@@ -194,9 +194,6 @@ func (op forwardOp) DiffWRT(int) []bool {
 // is in input order (dx, dW, db); dx is nil when the input needs no gradient.
 func (op forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	l := op.l
-	if l.infer {
-		return nil, fmt.Errorf("nn: %s was built for inference (Inference set): it has no gradient", l.name)
-	}
 	bw, err := G.ApplyOp(backwardOp{l: l}, inputs[0], inputs[1], output, grad)
 	if err != nil {
 		return nil, err
