@@ -114,8 +114,8 @@ func (t *CNNTorso) Init(rng *rand.Rand) {
 	}
 }
 
-// TorsoKernels chooses the kernels a torso's graph runs on: the backend, and whether
-// the graph is for inference only (then in Precision; see nn.NatureOpts).
+// TorsoKernels chooses the kernels a torso's graph runs on: the backend, their
+// arithmetic, and whether the graph is for inference only (see nn.NatureOpts).
 type TorsoKernels struct {
 	Backend   nn.Backend
 	Inference bool

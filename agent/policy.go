@@ -27,7 +27,7 @@ type NetConfig struct {
 	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
 	OrthoInit  bool    `toml:"ortho_init" help:"orthogonal init (gains sqrt 2, 0.01 policy, 1 value) instead of PyTorch's default"`
 	Backend    string  `toml:"backend" oneof:"auto|onednn|go" help:"kernels of the network's layers: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops), auto (oneDNN when its library loads)"`
-	Precision  string  `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's convolutions when acting and evaluating (training is float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (AMD Zen 4, Intel AMX)"`
+	Precision  string  `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's layers, acting and training (weights stay float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (Intel AMX; AMD Zen 4)"`
 }
 
 // DefaultNetConfig is CleanRL's classic-control network: 64-64 tanh, orthogonal init.
@@ -71,8 +71,8 @@ type Policy struct {
 	// Backend is the CNN torso's kernels in every graph Build makes
 	// (net.backend, resolved by NewActorCritic).
 	Backend nn.Backend
-	// Precision is the CNN torso's arithmetic in the graphs BuildInference makes
-	// (net.precision).
+	// Precision is the CNN torso's arithmetic in every graph Build and BuildInference
+	// make (net.precision).
 	Precision nn.Precision
 	cfg       NetConfig
 }
@@ -184,11 +184,11 @@ type PolicyNodes struct {
 // Build applies the policy to obs (batch x ObsDim; for a CNN policy the uint8 pixels
 // ObsInput makes) in g, for training: gradients may be taken.
 func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
-	return p.build(g, obs, TorsoKernels{Backend: p.Backend})
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Precision: p.Precision})
 }
 
 // BuildInference is Build for a graph that is never differentiated (an actor's or an
-// evaluation's): a CNN torso then runs on inference-only kernels in p.Precision.
+// evaluation's): a CNN torso then runs on inference-only kernels.
 func (p *Policy) BuildInference(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
 	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Inference: true, Precision: p.Precision})
 }

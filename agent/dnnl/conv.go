@@ -32,12 +32,14 @@ type ConvConfig struct {
 	// InferenceOnly creates only the forward primitive, tuned for inference
 	// (forward_inference); Backward then fails.
 	InferenceOnly bool
-	// BF16 runs the forward convolution on bfloat16 input and weights (converted while
-	// they are reordered into oneDNN's layouts), accumulating and writing the output in
-	// float32. It needs InferenceOnly and a CPU with native bf16 dot products
-	// (avx512_bf16 or AMX); NewConv refuses it where oneDNN would fall back to its
-	// reference kernels. Whether it is faster than float32 depends on the CPU: measure
-	// (BenchmarkNatureCNN in agent/nn).
+	// BF16 runs the convolution on bfloat16 operands: the forward pass on bfloat16
+	// input and weights, the backward passes on those and a bfloat16 output gradient
+	// (each converted while it is reordered into oneDNN's layout), all accumulating in
+	// float32. Outputs and gradients (y, dw, db, dx) stay float32, and so do the
+	// caller's weights, the master copy an optimiser updates. It needs a CPU with
+	// native bf16 dot products (avx512_bf16 or AMX); NewConv refuses it where oneDNN
+	// would fall back to its reference kernels. Whether it is faster than float32
+	// depends on the CPU: measure (BenchmarkNatureCNN in agent/nn).
 	BF16 bool
 
 	// NativeOut makes Forward write y, and Backward read dy, in the layout oneDNN
@@ -69,9 +71,6 @@ func (c ConvConfig) check() error {
 	}
 	if c.SpaceToDepth && (c.K%c.Stride != 0 || c.H%c.Stride != 0 || c.W%c.Stride != 0) {
 		return fmt.Errorf("dnnl: conv config %+v: SpaceToDepth needs K, H and W to be multiples of Stride; turn it off for this layer", c)
-	}
-	if c.BF16 && !c.InferenceOnly {
-		return fmt.Errorf("dnnl: conv config %+v: BF16 is for inference only (set InferenceOnly)", c)
 	}
 	if c.InLayout != nil {
 		if c.SpaceToDepth {
@@ -209,8 +208,8 @@ func (c *Conv) build() error {
 	if c.fwd, err = c.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
-	if cfg.BF16 && strings.HasPrefix(c.fwd.impl, "ref") {
-		return fmt.Errorf("dnnl: this CPU has no fast bfloat16 convolution (oneDNN offers only %q); use float32", c.fwd.impl)
+	if err := checkBF16(cfg.BF16, c.fwd); err != nil {
+		return err
 	}
 	c.srcMD = lib.queryMD(c.fwd.pd, querySrcMD)
 	c.weiMD = lib.queryMD(c.fwd.pd, queryWeightsMD)
@@ -324,11 +323,28 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 		}
 		c.dyMask = alignedF32(c.yLen)
 	}
+	// In bf16 the output gradient is bf16 too, and the weight and input gradients
+	// float32.
+	diffDst, diffWei, diffSrc := dst, wei, src
+	if cfg.BF16 {
+		if diffDst, err = lib.likeMD(dst, dtBF16); err != nil {
+			return err
+		}
+		if diffWei, err = lib.likeMD(wei, dtF32); err != nil {
+			return err
+		}
+		if diffSrc, err = lib.likeMD(src, dtF32); err != nil {
+			return err
+		}
+	}
 	wd := new(convDesc)
-	if r := lib.convBwdWInit(wd, algConvDirect, src, wei, bias, dst, strides, zero, zero); r != 0 {
+	if r := lib.convBwdWInit(wd, algConvDirect, src, diffWei, bias, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_weights_desc_init", r)
 	}
 	if c.bwdW, err = c.create("backward_weights", unsafe.Pointer(wd), nil, c.fwd); err != nil {
+		return err
+	}
+	if err := checkBF16(cfg.BF16, c.bwdW); err != nil {
 		return err
 	}
 	srcW := lib.queryMD(c.bwdW.pd, querySrcMD)
@@ -346,13 +362,13 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 		if c.srcW, err = c.reorder("reorder_x_bwd_weights", c.srcMD, srcW, 1); err != nil {
 			return err
 		}
-		c.srcWBuf = alignedF32(lib.mdBytes(srcW) / 4)
+		c.srcWBuf = alignedF32(f32Len(srcW))
 	}
 	if c.ddW, err = c.dyPipe("reorder_dy", yShape, ddW); err != nil {
 		return err
 	}
 	if !c.ddW.identity() {
-		c.ddWBuf = alignedF32(lib.mdBytes(ddW) / 4)
+		c.ddWBuf = alignedF32(f32Len(ddW))
 	}
 	if c.dwOut, err = c.fromLayout("reorder_dw", dwMD, c.wShape, s); err != nil {
 		return err
@@ -365,10 +381,13 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	}
 
 	dd := new(convDesc)
-	if r := lib.convBwdDInit(dd, algConvDirect, src, wei, dst, strides, zero, zero); r != 0 {
+	if r := lib.convBwdDInit(dd, algConvDirect, diffSrc, wei, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_data_desc_init", r)
 	}
 	if c.bwdD, err = c.create("backward_data", unsafe.Pointer(dd), nil, c.fwd); err != nil {
+		return err
+	}
+	if err := checkBF16(cfg.BF16, c.bwdD); err != nil {
 		return err
 	}
 	dxMD := lib.queryMD(c.bwdD.pd, queryDiffSrcMD)
@@ -386,7 +405,7 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 		if c.weiD, err = c.reorder("reorder_w_bwd_data", c.weiMD, weiD, 1); err != nil {
 			return err
 		}
-		c.weiDBuf = alignedF32(lib.mdBytes(weiD) / 4)
+		c.weiDBuf = alignedF32(f32Len(weiD))
 	}
 	if lib.mdEqual(ddD, ddW) {
 		c.ddDShare = true
@@ -395,7 +414,7 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 			return err
 		}
 		if !c.ddD.identity() {
-			c.ddDBuf = alignedF32(lib.mdBytes(ddD) / 4)
+			c.ddDBuf = alignedF32(f32Len(ddD))
 		}
 	}
 	if cfg.InLayout != nil {
@@ -441,6 +460,15 @@ func (c *Conv) Impls() map[string]string { return c.impls() }
 
 // Close destroys the layer's primitives. The layer is unusable afterwards.
 func (c *Conv) Close() { c.close() }
+
+// checkBF16 refuses a bfloat16 primitive for which oneDNN has only its reference
+// kernels: bf16 is there to be faster, and on such a CPU it is many times slower.
+func checkBF16(bf16 bool, p *prim) error {
+	if bf16 && strings.HasPrefix(p.impl, "ref") {
+		return fmt.Errorf("dnnl: this CPU has no fast bfloat16 kernels (oneDNN offers only %q for the %s pass); use float32", p.impl, p.name)
+	}
+	return nil
+}
 
 // errInternal reports a bug in this package.
 func errInternal(what string) error { return fmt.Errorf("dnnl: internal error: %s", what) }
@@ -519,10 +547,13 @@ func (c *Conv) setWeights(w []float32) error {
 	if c.wIn.identity() {
 		c.weiPtr = ptr
 	} else {
-		if err := c.wIn.run(ptr, unsafe.Pointer(&c.weiBuf[0])); err != nil {
-			return err
-		}
 		c.weiPtr = unsafe.Pointer(&c.weiBuf[0])
+		if !c.weightsHeld(ptr) {
+			if err := c.wIn.run(ptr, c.weiPtr); err != nil {
+				c.heldW = nil
+				return err
+			}
+		}
 	}
 	c.lastW = ptr
 	return nil

@@ -315,70 +315,182 @@ func TestReLUUnfused(t *testing.T) {
 	}
 }
 
-// TestConvBF16 checks the bfloat16 forward convolution against the float64 reference
-// on the Nature CNN's layer shapes. bfloat16 keeps 8 bits of mantissa, so each input
-// and weight carries up to 0.4% relative error; the outputs, sums of many such
-// products, must stay within 1% relative L2 and must differ from the float32 layer's
-// (which shows the bf16 kernel really ran). Backward is refused, and BF16 without
-// InferenceOnly is a configuration error.
+// TestConvBF16 checks the bfloat16 convolution against the float64 reference on the
+// Nature CNN's layer shapes, for inference and for training. bfloat16 keeps 8 bits of
+// mantissa, so each operand carries up to 0.4% relative error; outputs and gradients,
+// sums of many such products, must stay within 1% relative L2, and must differ from
+// the float32 layer's (which shows the bf16 kernels really ran). No primitive may be
+// oneDNN's reference kernel, and an inference layer refuses Backward.
 func TestConvBF16(t *testing.T) {
 	requireLib(t)
-	if _, err := NewConv(ConvConfig{Batch: 1, Cin: 2, H: 5, W: 5, Cout: 3, K: 3, Stride: 1, BF16: true}); err == nil || !strings.Contains(err.Error(), "InferenceOnly") {
-		t.Errorf("BF16 without InferenceOnly: err = %v, want one naming InferenceOnly", err)
-	}
 	shapes := []struct {
 		cfg ConvConfig
 		u8  bool
 	}{
 		{ConvConfig{Batch: 3, Cin: 4, H: 84, W: 84, Cout: 32, K: 8, Stride: 4, SpaceToDepth: true}, true},
-		{ConvConfig{Batch: 3, Cin: 32, H: 20, W: 20, Cout: 64, K: 4, Stride: 2}, false},
-		{ConvConfig{Batch: 3, Cin: 64, H: 9, W: 9, Cout: 64, K: 3, Stride: 1}, false},
+		{ConvConfig{Batch: 3, Cin: 32, H: 20, W: 20, Cout: 64, K: 4, Stride: 2, NeedDX: true}, false},
+		{ConvConfig{Batch: 3, Cin: 64, H: 9, W: 9, Cout: 64, K: 3, Stride: 1, NeedDX: true}, false},
 	}
 	for i, s := range shapes {
 		for _, relu := range []bool{false, true} {
-			cfg := s.cfg
-			cfg.ReLU, cfg.InferenceOnly = relu, true
-			t.Run(fmt.Sprintf("%dx%dx%d_k%ds%d_relu%v", cfg.Cin, cfg.H, cfg.W, cfg.K, cfg.Stride, relu), func(t *testing.T) {
-				// The same layer in float32 and in bf16 on the same inputs.
-				ys := make([][]float32, 2)
-				var run *convRun
-				for j, bf := range []bool{false, true} {
-					cfg.BF16 = bf
-					c, err := NewConv(cfg)
-					if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
-						t.Skipf("bf16 not offered on this CPU: %v", err)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer c.Close()
-					if impl := c.Impls()["forward"]; bf && !strings.Contains(impl, "bf16") && !strings.Contains(impl, "amx") {
-						t.Errorf("bf16 forward runs on %q, not a bf16 kernel", impl)
-					}
-					run = newConvInputs(cfg, s.u8, uint64(100+i))
-					ys[j] = make([]float32, c.OutLen())
-					if err := c.Forward(run.x, run.scale, run.w, run.b, ys[j]); err != nil {
-						t.Fatal(err)
-					}
-					if bf {
-						if err := c.Backward(run.x, run.scale, run.w, ys[j], ys[j], run.dw, run.db, nil); err == nil {
-							t.Error("Backward on a bf16 inference layer succeeded")
-						}
-					}
+			for _, inference := range []bool{false, true} {
+				cfg := s.cfg
+				cfg.ReLU, cfg.InferenceOnly = relu, inference
+				if inference {
+					cfg.NeedDX = false
 				}
-				want := refConv(cfg, run.xf, f64(run.w), f64(run.b))
-				if e := relL2(ys[0], want); e > 1e-4 {
-					t.Errorf("float32: relative L2 error %.3g", e)
-				}
-				e := relL2(ys[1], want)
-				if e > 1e-2 {
-					t.Errorf("bf16: relative L2 error %.3g > 1e-2", e)
-				}
-				if d := relL2(ys[1], f64(ys[0])); d < 1e-6 {
-					t.Errorf("bf16 output equals float32's (relative difference %.3g): no bf16 arithmetic ran", d)
-				}
-				t.Logf("bf16 relative L2 error %.3g", e)
-			})
+				t.Run(fmt.Sprintf("%dx%dx%d_k%ds%d_relu%v_inference%v", cfg.Cin, cfg.H, cfg.W, cfg.K, cfg.Stride, relu, inference), func(t *testing.T) {
+					testConvBF16(t, cfg, s.u8, uint64(100+i))
+				})
+			}
 		}
+	}
+}
+
+// testConvBF16 runs one layer in float32 and in bf16 on the same inputs and compares
+// both with the reference.
+func testConvBF16(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) {
+	runs := make([]*convRun, 2)
+	for j, bf := range []bool{false, true} {
+		cfg.BF16 = bf
+		c, err := NewConv(cfg)
+		if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+			t.Skipf("bf16 not offered on this CPU: %v", err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for name, impl := range c.Impls() {
+			if strings.HasPrefix(impl, "ref") {
+				t.Errorf("%s runs on oneDNN's reference kernel %q", name, impl)
+			}
+		}
+		run := newConvInputs(cfg, u8, seed)
+		runs[j] = run
+		if err := c.Forward(run.x, run.scale, run.w, run.b, run.y); err != nil {
+			t.Fatal(err)
+		}
+		err = c.Backward(run.x, run.scale, run.w, run.y, run.dy, run.dw, run.db, run.dx)
+		if cfg.InferenceOnly {
+			if err == nil {
+				t.Error("Backward on an inference layer succeeded")
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		// The gradients' reference masks dy by the layer's own output: where bf16
+		// rounding moves an output across zero, the mask legitimately differs.
+		run.wantY = refConv(cfg, run.xf, f64(run.w), f64(run.b))
+		run.wantDW, run.wantDB, run.wantDX = refConvBackward(cfg, run.xf, f64(run.w), f64(run.y), f64(run.dy))
+	}
+	outs := func(r *convRun) map[string][]float32 {
+		m := map[string][]float32{"y": r.y}
+		if !cfg.InferenceOnly {
+			m["dw"], m["db"] = r.dw, r.db
+			if cfg.NeedDX {
+				m["dx"] = r.dx
+			}
+		}
+		return m
+	}
+	wants := func(r *convRun) map[string][]float64 {
+		return map[string][]float64{"y": r.wantY, "dw": r.wantDW, "db": r.wantDB, "dx": r.wantDX}
+	}
+	f32, bf := outs(runs[0]), outs(runs[1])
+	for k, got := range bf {
+		if e := relL2(f32[k], wants(runs[0])[k]); e > 1e-4 {
+			t.Errorf("float32 %s: relative L2 error %.3g", k, e)
+		}
+		e := relL2(got, wants(runs[1])[k])
+		if e > 1e-2 {
+			t.Errorf("bf16 %s: relative L2 error %.3g > 1e-2", k, e)
+		}
+		// The bias gradient sums dy, which the bf16 layer rounds only when it is masked
+		// by ReLU; the others must show bf16 rounding.
+		if d := relL2(got, f64(f32[k])); d < 1e-6 && k != "db" {
+			t.Errorf("bf16 %s equals float32's (relative difference %.3g): no bf16 arithmetic ran", k, d)
+		}
+		t.Logf("bf16 %s relative L2 error %.3g", k, e)
+	}
+}
+
+// FixWeights makes a layer convert its weights once: after FixWeights, changing the
+// weights in place does not change the output (the held conversion is used), and the
+// next FixWeights picks the change up. Without FixWeights every call converts. Both
+// kinds of layer, float32 and (where offered) bf16, whose weights always need
+// converting.
+func TestFixWeights(t *testing.T) {
+	requireLib(t)
+	for _, bf := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bf16_%v", bf), func(t *testing.T) {
+			cc := ConvConfig{Batch: 2, Cin: 32, H: 9, W: 9, Cout: 64, K: 3, Stride: 1, ReLU: true, InferenceOnly: true, BF16: bf}
+			c, err := NewConv(cc)
+			if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+				t.Skipf("bf16 not offered on this CPU: %v", err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			run := newConvInputs(cc, false, 11)
+			d, err := NewDense(DenseConfig{Batch: 2, In: 64, Out: 10, InferenceOnly: true, BF16: bf, WeightsAny: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			r := rand.New(rand.NewPCG(3, 4))
+			dx, dw, db := randF32(r, 2*64, 1), randF32(r, 64*10, 0.1), randF32(r, 10, 0.1)
+			forward := func() ([]float32, []float32) {
+				y, z := make([]float32, c.OutLen()), make([]float32, 20)
+				if err := c.Forward(run.x, run.scale, run.w, run.b, y); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Forward(dx, dw, db, z); err != nil {
+					t.Fatal(err)
+				}
+				return y, z
+			}
+			change := func() {
+				for i := range run.w {
+					run.w[i] *= -1.5
+				}
+				for i := range dw {
+					dw[i] *= -1.5
+				}
+			}
+			y0, z0 := forward()
+			change() // not fixed: every call converts
+			y1, z1 := forward()
+			if relL2(y1, f64(y0)) < 1e-3 || relL2(z1, f64(z0)) < 1e-3 {
+				t.Fatal("without FixWeights, a change of the weights did not reach the output")
+			}
+			c.FixWeights()
+			d.FixWeights()
+			y2, z2 := forward()
+			if relL2(y2, f64(y1)) != 0 || relL2(z2, f64(z1)) != 0 {
+				t.Fatal("FixWeights changed the output")
+			}
+			change() // fixed: the held conversion is used
+			y3, z3 := forward()
+			if relL2(y3, f64(y2)) != 0 || relL2(z3, f64(z2)) != 0 {
+				t.Errorf("after FixWeights, an in-place change reached the output: the weights were converted again")
+			}
+			c.FixWeights() // the next call converts the changed weights
+			d.FixWeights()
+			y4, z4 := forward()
+			c2, _ := NewConv(cc)
+			defer c2.Close()
+			want := make([]float32, c.OutLen())
+			if err := c2.Forward(run.x, run.scale, run.w, run.b, want); err != nil {
+				t.Fatal(err)
+			}
+			if e := relL2(y4, f64(want)); e != 0 {
+				t.Errorf("conv after a second FixWeights differs from a fresh layer by %.3g", e)
+			}
+			if e := relL2(z4, refDense(DenseConfig{Batch: 2, In: 64, Out: 10}, f64(dx), f64(dw), f64(db))); e > 1e-2 {
+				t.Errorf("dense after a second FixWeights differs from the reference by %.3g", e)
+			}
+		})
 	}
 }

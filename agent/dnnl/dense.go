@@ -26,6 +26,11 @@ type DenseConfig struct {
 	// InferenceOnly creates only the forward primitive (forward_inference); Backward
 	// then fails.
 	InferenceOnly bool
+	// BF16 runs the inner products on bfloat16 operands (x, the weights and, backward,
+	// the output gradient, converted on the way in), accumulating in float32; y, dw,
+	// db and dx stay float32, as do the caller's weights. Like ConvConfig.BF16 it is
+	// refused where oneDNN has only reference kernels for it.
+	BF16 bool
 }
 
 // Dense is a fully connected layer (oneDNN inner product) with bias and optional
@@ -39,10 +44,12 @@ type Dense struct {
 	fwd, reluFwd, reluBwd, bwdW, bwdD *prim
 	wIn, weiD                         *prim // plain weights -> forward / backward-data layouts (nil: plain)
 	dwOut                             *prim // chosen diff-weights layout -> plain (nil: plain)
+	xIn, dyIn                         *prim // float32 x, dy -> their bf16 layouts (nil: float32)
 	weiBuf, weiDBuf, dwBuf, dyMask    []float32
+	xBuf, dyBuf                       []float32 // x and dy in bf16
 
-	lastW  unsafe.Pointer
-	weiPtr unsafe.Pointer
+	lastW, lastX   unsafe.Pointer
+	weiPtr, srcPtr unsafe.Pointer
 
 	keepF [7][]float32 // the caller's slices of the current call (kept on the heap)
 }
@@ -69,13 +76,30 @@ func NewDense(cfg DenseConfig) (*Dense, error) {
 // build creates the primitives and buffers.
 func (d *Dense) build() error {
 	cfg := d.cfg
-	src, err := lib.newMD([]int{cfg.Batch, cfg.In}, dtF32, tagAB)
+	in := int32(dtF32) // the data type of x, the weights and dy
+	if cfg.BF16 {
+		in = dtBF16
+	}
+	plainX, err := lib.newMD([]int{cfg.Batch, cfg.In}, dtF32, tagAB)
 	if err != nil {
 		return err
 	}
-	dst, err := lib.newMD([]int{cfg.Batch, cfg.Out}, dtF32, tagAB)
+	plainY, err := lib.newMD([]int{cfg.Batch, cfg.Out}, dtF32, tagAB)
 	if err != nil {
 		return err
+	}
+	src, dst, diffDst, diffSrc := plainX, plainY, plainY, plainX
+	if cfg.BF16 {
+		if src, err = lib.newMD([]int{cfg.Batch, cfg.In}, dtBF16, tagAB); err != nil {
+			return err
+		}
+		if diffDst, err = lib.newMD([]int{cfg.Batch, cfg.Out}, dtBF16, tagAB); err != nil {
+			return err
+		}
+		if d.xIn, err = d.reorder("reorder_x", plainX, src, 1); err != nil {
+			return err
+		}
+		d.xBuf = alignedF32(f32Len(src))
 	}
 	bias, err := lib.newMD([]int{cfg.Out}, dtF32, tagA)
 	if err != nil {
@@ -85,11 +109,14 @@ func (d *Dense) build() error {
 	if err != nil {
 		return err
 	}
-	wei := plainW
-	if cfg.WeightsAny {
-		if wei, err = lib.newMD([]int{cfg.Out, cfg.In}, dtF32, tagAny); err != nil {
+	wei, diffWei := plainW, plainW
+	if cfg.WeightsAny || cfg.BF16 {
+		if wei, err = lib.newMD([]int{cfg.Out, cfg.In}, in, tagAny); err != nil {
 			return err
 		}
+	}
+	if cfg.WeightsAny {
+		diffWei = wei
 	}
 	prop := int32(propForwardTraining)
 	if cfg.InferenceOnly {
@@ -107,6 +134,9 @@ func (d *Dense) build() error {
 	if d.fwd, err = d.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
+	if err := checkBF16(cfg.BF16, d.fwd); err != nil {
+		return err
+	}
 	weiMD := lib.queryMD(d.fwd.pd, queryWeightsMD)
 	for _, a := range []struct {
 		arg int32
@@ -120,7 +150,7 @@ func (d *Dense) build() error {
 		if d.wIn, err = d.reorder("reorder_w", plainW, weiMD, 1); err != nil {
 			return err
 		}
-		d.weiBuf = alignedF32(lib.mdBytes(weiMD) / 4)
+		d.weiBuf = alignedF32(f32Len(weiMD))
 	}
 	if cfg.ReLU && !d.postReLU {
 		if d.reluFwd, err = d.eltwiseFwd("relu_forward", dst, prop); err != nil {
@@ -138,18 +168,27 @@ func (d *Dense) build() error {
 		}
 		d.dyMask = alignedF32(n)
 	}
+	if cfg.BF16 {
+		if d.dyIn, err = d.reorder("reorder_dy", plainY, diffDst, 1); err != nil {
+			return err
+		}
+		d.dyBuf = alignedF32(f32Len(diffDst))
+	}
 	wd := new(ipDesc)
-	if r := lib.ipBwdWInit(wd, src, wei, bias, dst); r != 0 {
+	if r := lib.ipBwdWInit(wd, src, diffWei, bias, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_weights_desc_init", r)
 	}
 	if d.bwdW, err = d.create("backward_weights", unsafe.Pointer(wd), nil, d.fwd); err != nil {
+		return err
+	}
+	if err := checkBF16(cfg.BF16, d.bwdW); err != nil {
 		return err
 	}
 	dwMD := lib.queryMD(d.bwdW.pd, queryDiffWeightsM)
 	for _, a := range []struct {
 		arg int32
 		md  *memDesc
-	}{{argSrc, src}, {argDiffDst, dst}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
+	}{{argSrc, src}, {argDiffDst, diffDst}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
 		if err := d.bwdW.bind(a.arg, a.md); err != nil {
 			return err
 		}
@@ -158,23 +197,26 @@ func (d *Dense) build() error {
 		if d.dwOut, err = d.reorder("reorder_dw", dwMD, plainW, 1); err != nil {
 			return err
 		}
-		d.dwBuf = alignedF32(lib.mdBytes(dwMD) / 4)
+		d.dwBuf = alignedF32(f32Len(dwMD))
 	}
 	if !cfg.NeedDX {
 		return nil
 	}
 	dd := new(ipDesc)
-	if r := lib.ipBwdDInit(dd, src, wei, dst); r != 0 {
+	if r := lib.ipBwdDInit(dd, diffSrc, wei, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_data_desc_init", r)
 	}
 	if d.bwdD, err = d.create("backward_data", unsafe.Pointer(dd), nil, d.fwd); err != nil {
+		return err
+	}
+	if err := checkBF16(cfg.BF16, d.bwdD); err != nil {
 		return err
 	}
 	weiD := lib.queryMD(d.bwdD.pd, queryWeightsMD)
 	for _, a := range []struct {
 		arg int32
 		md  *memDesc
-	}{{argDiffDst, dst}, {argWeights, weiD}, {argDiffSrc, src}} {
+	}{{argDiffDst, diffDst}, {argWeights, weiD}, {argDiffSrc, diffSrc}} {
 		if err := d.bwdD.bind(a.arg, a.md); err != nil {
 			return err
 		}
@@ -183,7 +225,7 @@ func (d *Dense) build() error {
 		if d.weiD, err = d.reorder("reorder_w_bwd_data", weiMD, weiD, 1); err != nil {
 			return err
 		}
-		d.weiDBuf = alignedF32(lib.mdBytes(weiD) / 4)
+		d.weiDBuf = alignedF32(f32Len(weiD))
 	}
 	return nil
 }
@@ -202,12 +244,26 @@ func (d *Dense) setWeights(w []float32) error {
 	d.weiPtr = ptr
 	if d.wIn != nil {
 		d.weiPtr = unsafe.Pointer(&d.weiBuf[0])
-		if err := d.wIn.run(ptr, d.weiPtr); err != nil {
-			return err
+		if !d.weightsHeld(ptr) {
+			if err := d.wIn.run(ptr, d.weiPtr); err != nil {
+				d.heldW = nil
+				return err
+			}
 		}
 	}
 	d.lastW = ptr
 	return nil
+}
+
+// setInput converts x to bf16 when the layer computes in it.
+func (d *Dense) setInput(x []float32) error {
+	ptr := unsafe.Pointer(&x[0])
+	d.srcPtr, d.lastX = ptr, ptr
+	if d.xIn == nil {
+		return nil
+	}
+	d.srcPtr = unsafe.Pointer(&d.xBuf[0])
+	return d.xIn.run(ptr, d.srcPtr)
 }
 
 // Forward computes y = x w + b (then ReLU if configured): x (Batch, In), w (In, Out),
@@ -227,8 +283,11 @@ func (d *Dense) Forward(x, w, b, y []float32) error {
 	if err := d.setWeights(w); err != nil {
 		return err
 	}
+	if err := d.setInput(x); err != nil {
+		return err
+	}
 	yp := unsafe.Pointer(&y[0])
-	if err := d.fwd.run(unsafe.Pointer(&x[0]), d.weiPtr, unsafe.Pointer(&b[0]), yp); err != nil {
+	if err := d.fwd.run(d.srcPtr, d.weiPtr, unsafe.Pointer(&b[0]), yp); err != nil {
 		return err
 	}
 	if d.reluFwd != nil {
@@ -268,11 +327,22 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 		}
 		g = m
 	}
+	if d.dyIn != nil {
+		if err := d.dyIn.run(g, unsafe.Pointer(&d.dyBuf[0])); err != nil {
+			return err
+		}
+		g = unsafe.Pointer(&d.dyBuf[0])
+	}
+	if unsafe.Pointer(&x[0]) != d.lastX {
+		if err := d.setInput(x); err != nil {
+			return err
+		}
+	}
 	dwp := unsafe.Pointer(&dw[0])
 	if d.dwOut != nil {
 		dwp = unsafe.Pointer(&d.dwBuf[0])
 	}
-	if err := d.bwdW.run(unsafe.Pointer(&x[0]), g, dwp, unsafe.Pointer(&db[0])); err != nil {
+	if err := d.bwdW.run(d.srcPtr, g, dwp, unsafe.Pointer(&db[0])); err != nil {
 		return err
 	}
 	if d.dwOut != nil {

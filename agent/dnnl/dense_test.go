@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,9 @@ func runDense(t *testing.T, cfg DenseConfig, seed uint64) *denseRun {
 		run.dx = make([]float32, cfg.Batch*cfg.In)
 	}
 	d, err := NewDense(cfg)
+	if cfg.BF16 && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+		t.Skipf("bf16 not offered on this CPU: %v", err)
+	}
 	if err != nil {
 		t.Fatalf("NewDense(%+v): %v", cfg, err)
 	}
@@ -41,11 +45,18 @@ func runDense(t *testing.T, cfg DenseConfig, seed uint64) *denseRun {
 	if err := d.Forward(run.x, run.w, run.b, run.y); err != nil {
 		t.Fatalf("Forward: %v", err)
 	}
-	if err := d.Backward(run.x, run.w, run.y, run.dy, run.dw, run.db, run.dx); err != nil {
+	err = d.Backward(run.x, run.w, run.y, run.dy, run.dw, run.db, run.dx)
+	if cfg.InferenceOnly {
+		if err == nil {
+			t.Error("Backward on an inference layer succeeded")
+		}
+	} else if err != nil {
 		t.Fatalf("Backward: %v", err)
 	}
+	// The gradients' reference masks dy by the layer's own output, which rounding
+	// (bf16 especially) may move across zero.
 	run.wantY = refDense(cfg, f64(run.x), f64(run.w), f64(run.b))
-	run.wantDW, run.wantDB, run.wantDX = refDenseBackward(cfg, f64(run.x), f64(run.w), run.wantY, f64(run.dy))
+	run.wantDW, run.wantDB, run.wantDX = refDenseBackward(cfg, f64(run.x), f64(run.w), f64(run.y), f64(run.dy))
 	return run
 }
 
@@ -183,5 +194,48 @@ func TestDenseBadInput(t *testing.T) {
 	}
 	if err := d.Forward(x, w, b, y); err != nil {
 		t.Fatalf("valid Forward: %v", err)
+	}
+}
+
+// TestDenseBF16 checks the bfloat16 inner products (inference and training) against
+// the float64 reference within 1% relative L2, and that they differ from float32's
+// (the bf16 kernels ran); none may be oneDNN's reference kernel.
+func TestDenseBF16(t *testing.T) {
+	requireLib(t)
+	for _, base := range []DenseConfig{{Batch: 16, In: 3136, Out: 512, ReLU: true}, {Batch: 32, In: 512, Out: 6}} {
+		for _, inference := range []bool{false, true} {
+			cfg := base
+			cfg.InferenceOnly, cfg.NeedDX = inference, !inference
+			t.Run(fmt.Sprintf("b%d_%dx%d_inference%v", cfg.Batch, cfg.In, cfg.Out, inference), func(t *testing.T) {
+				f32 := runDense(t, cfg, 5)
+				cfg.BF16 = true
+				bf := runDense(t, cfg, 5)
+				for name, impl := range bf.impls {
+					if strings.HasPrefix(impl, "ref") {
+						t.Errorf("bf16 %s runs on oneDNN's reference kernel %q", name, impl)
+					}
+				}
+				type pair struct {
+					got, f32 []float32
+					want     []float64
+				}
+				outs := map[string]pair{"y": {bf.y, f32.y, bf.wantY}}
+				if !inference {
+					outs["dw"] = pair{bf.dw, f32.dw, bf.wantDW}
+					outs["dx"] = pair{bf.dx, f32.dx, bf.wantDX}
+					outs["db"] = pair{bf.db, f32.db, bf.wantDB}
+				}
+				for k, p := range outs {
+					e := relL2(p.got, p.want)
+					if e > 1e-2 {
+						t.Errorf("bf16 %s: relative L2 error %.3g > 1e-2", k, e)
+					}
+					if d := relL2(p.got, f64(p.f32)); d < 1e-6 && k != "db" {
+						t.Errorf("bf16 %s equals float32's (relative difference %.3g): no bf16 arithmetic ran", k, d)
+					}
+					t.Logf("bf16 %s relative L2 error %.3g", k, e)
+				}
+			})
+		}
 	}
 }

@@ -25,6 +25,16 @@ func (l *library) newMD(d []int, dt, tag int32) (*memDesc, error) {
 	return md, nil
 }
 
+// likeMD returns a descriptor of md's dimensions in data type dt with the layout left
+// to the primitive (format "any").
+func (l *library) likeMD(md *memDesc, dt int32) (*memDesc, error) {
+	d := make([]int, md.ndims)
+	for i := range d {
+		d[i] = int(md.dims[i])
+	}
+	return l.newMD(d, dt, tagAny)
+}
+
 // newStridedMD returns a heap-allocated memory descriptor of the given dimensions and
 // element strides.
 func (l *library) newStridedMD(d, strides []int, dt int32) (*memDesc, error) {
@@ -100,6 +110,33 @@ type layer struct {
 	scratchBuf []float32
 	scratchMem []*memObj // one per primitive needing scratch, all on scratchBuf
 	closed     bool
+
+	// Weights fixed by FixWeights: heldW is the caller's slice whose conversion the
+	// layer's weight buffer holds (nil: none yet).
+	fixW  bool
+	heldW unsafe.Pointer
+}
+
+// FixWeights promises that the weights passed to the following calls keep their
+// values until FixWeights is called again: the layer then converts them into its
+// layout (and precision) on the first call only, and reuses that copy while it is
+// handed the same slice, instead of converting on every call. An actor's inference
+// layer calls it after each change of the weights (an optimiser step, a copy), so
+// the conversion happens once per update rather than once per batch of actions.
+// Without it every call converts, which is always correct.
+func (ly *layer) FixWeights() { ly.fixW, ly.heldW = true, nil }
+
+// weightsHeld reports whether the weight buffer already holds the conversion of the
+// slice at w (FixWeights), and otherwise records that it is about to.
+func (ly *layer) weightsHeld(w unsafe.Pointer) bool {
+	if !ly.fixW {
+		return false
+	}
+	if ly.heldW == w {
+		return true
+	}
+	ly.heldW = w
+	return false
 }
 
 // attrFn configures a primitive attribute before its primitive descriptor is made.

@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -159,6 +160,7 @@ func (a *actor) refresh() {
 	}
 	a.version = sn.version
 	sn.release()
+	nn.WeightsFixed(a.graph.g) // converted once per new snapshot, not per batch
 }
 
 // storeObs copies row i of b into observation slot t of u.

@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 
+	G "gorgonia.org/gorgonia"
+
 	"github.com/rlpool/rlpool/agent/dnnl"
 )
 
@@ -26,19 +28,21 @@ const (
 	BackendOneDNN Backend = "onednn"
 )
 
-// Precision is the arithmetic of the oneDNN backend's convolutions in inference graphs
-// (net.precision). Training always computes in float32.
+// Precision is the arithmetic of the oneDNN backend's fused layers (net.precision).
+// The weights, the master copy the optimiser updates, are float32 in every precision.
 type Precision string
 
 // The precisions.
 const (
 	// PrecisionFP32 computes in float32 throughout (the default).
 	PrecisionFP32 Precision = "fp32"
-	// PrecisionBF16 runs inference convolutions on bfloat16 inputs and weights,
-	// accumulating in float32; weights stay float32 and are converted as they are
-	// reordered. On CPUs with fast bf16 dot products (AMD Zen 4; AMX) the convolutions
-	// themselves run up to 1.6x faster, which the conversions may take back; on others
-	// it is slower, or refused (docs/design/custom-ops.md).
+	// PrecisionBF16 runs the convolutions and dense layers, forward and backward, on
+	// bfloat16 operands (inputs, weights, output gradients), accumulating in float32;
+	// activations, gradients and the weights themselves stay float32, the operands
+	// being converted as they are reordered into oneDNN's layouts. With Intel's AMX
+	// the convolutions run about 5x faster than in float32; with AVX-512 bf16 dot
+	// products alone (AMD Zen 4) about 1.6x; elsewhere it is refused
+	// (docs/design/custom-ops.md).
 	PrecisionBF16 Precision = "bf16"
 )
 
@@ -69,9 +73,6 @@ func (m kernelMode) check(b Backend) error {
 	if b != BackendOneDNN {
 		return fmt.Errorf("nn: precision bf16 runs on the onednn backend only, not %q", b)
 	}
-	if !m.inference {
-		return fmt.Errorf("nn: precision bf16 is for inference graphs only; training computes in float32")
-	}
 	return nil
 }
 
@@ -101,7 +102,10 @@ var errFloat32Only = fmt.Errorf("nn: the onednn backend computes in float32; use
 
 // newDenseKernels returns the dense kernels of backend b: y = act(x w + b) for x
 // (B, In), w (In, Out), b (Out).
-func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX, inference bool) (kernels[T], error) {
+func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX bool, mode kernelMode) (kernels[T], error) {
+	if err := mode.check(b); err != nil {
+		return nil, err
+	}
 	switch b {
 	case BackendGo, BackendAuto, "":
 		return newDenseKernel[T](batch, in, out, act, needDX), nil
@@ -110,7 +114,7 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 		if _, ok := any(zero).(float32); !ok {
 			return nil, errFloat32Only
 		}
-		k, err := newOneDNNDense(batch, in, out, act, needDX, inference)
+		k, err := newOneDNNDense(batch, in, out, act, needDX, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -138,4 +142,32 @@ func ResolveBackend(name string) (Backend, string, error) {
 		return BackendOneDNN, fmt.Sprintf("network backend: onednn (oneDNN %s, %s loaded; net.backend = auto)", dnnl.Version(), dnnl.LibName), nil
 	}
 	return "", "", fmt.Errorf("net.backend = %q: use auto, onednn or go", name)
+}
+
+// weightFixer is a kernel that can hold a converted copy of its weights (the oneDNN
+// kernels; see WeightsFixed).
+type weightFixer interface{ fixWeights() }
+
+func (k *oneDNNConv) fixWeights()  { k.c.FixWeights() }
+func (k *oneDNNDense) fixWeights() { k.d.FixWeights() }
+
+// WeightsFixed declares that the weights of inference graph g's fused layers keep
+// their values until the next call: each oneDNN layer then converts its weights into
+// its own layout and precision on its next run only, and reuses that copy, instead of
+// converting them on every run (6.4 MB read per run for the Nature CNN's dense layer
+// in bf16). Call it before a phase of runs with unchanging weights and again after
+// every change to them (an optimiser step, a copy, a checkpoint load): PPO calls it
+// at the start of each rollout, an IMPALA actor whenever it takes new weights. A
+// graph never passed to it converts on every run, which is always correct. Layers of
+// training graphs and Go kernels are unaffected (they are skipped).
+func WeightsFixed(g *G.ExprGraph) {
+	for _, n := range g.AllNodes() {
+		op, ok := n.Op().(forwardOp)
+		if !ok || !op.l.infer {
+			continue
+		}
+		if k, ok := op.l.k32.(weightFixer); ok {
+			k.fixWeights()
+		}
+	}
 }

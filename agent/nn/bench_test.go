@@ -122,6 +122,9 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 	nb := &natureBench{flops: arch.ForwardFLOPs(batch, 4, 84, 84)}
 	if !train {
 		nb.vm = G.NewTapeMachine(g)
+		// As an actor runs it: weights converted once per update (WeightsFixed), and
+		// an update is hundreds of batches of actions away.
+		WeightsFixed(g)
 		nb.step = func() error {
 			err := nb.vm.RunAll()
 			nb.vm.Reset()
@@ -161,10 +164,10 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 
 // BenchmarkNatureCNN compares the Nature CNN built from the fused ops on the pure-Go
 // kernels (go) and on oneDNN (onednn) with the same network from stock Gorgonia ops
-// (stock), run one after the other in each round (-count N alternates them): a training step at batch 256 (forward,
-// backward, Adam) and inference at batch 16 (the fused ops in inference mode; and
-// onednn-bf16, oneDNN's convolutions in bfloat16, skipped where the CPU has no fast
-// bf16 kernels), both with OpenBLAS installed. Metrics:
+// (stock), run one after the other in each round (-count N alternates them): a
+// training step at batch 256 (forward, backward, Adam) and inference at batch 16 (the
+// fused ops in inference mode, weights fixed as an actor's are), both with OpenBLAS installed; onednn-bf16 is oneDNN in
+// bfloat16 (PrecisionBF16), skipped where the CPU has no fast bf16 kernels. Metrics:
 // ms/step (wall) and cpu-ms/step (all threads), effective GFLOP/s (convolution and
 // dense FLOPs: 2 x multiply-adds forward, 3 x that for a training step), the OpenBLAS
 // sgemm rate of the same machine on all cores and the percentage of it reached
@@ -196,9 +199,6 @@ func benchCNN(b *testing.B, arch *CNNArch, impls []string) {
 	}
 	for _, c := range cases {
 		for _, impl := range impls {
-			if c.train && impl == "onednn-bf16" {
-				continue // bf16 is for inference only
-			}
 			b.Run(c.name+"/"+impl, func(b *testing.B) {
 				if strings.HasPrefix(impl, "onednn") && dnnl.Load() != nil {
 					b.Skipf("oneDNN is not available: %v", dnnl.Load())

@@ -8,7 +8,8 @@ import (
 	"github.com/rlpool/rlpool/agent/dnnl"
 )
 
-// oneDNNConv is a convolution's kernels on Intel's oneDNN (agent/dnnl), in float32.
+// oneDNNConv is a convolution's kernels on Intel's oneDNN (agent/dnnl), on float32
+// tensors, computing in float32 or bf16 (kernelMode).
 type oneDNNConv struct {
 	c      *dnnl.Conv
 	native bool // y and dy are in oneDNN's layout (convLink.nativeOut, when it fits)

@@ -6,7 +6,8 @@ import (
 	"github.com/rlpool/rlpool/agent/dnnl"
 )
 
-// oneDNNDense is a dense layer's kernels on oneDNN (an inner product), in float32.
+// oneDNNDense is a dense layer's kernels on oneDNN (an inner product), on float32
+// tensors, computing in float32 or bf16 (kernelMode).
 type oneDNNDense struct {
 	d         *dnnl.Dense
 	batch, in int
@@ -14,17 +15,18 @@ type oneDNNDense struct {
 	dx        []float32
 }
 
-func newOneDNNDense(batch, in, out int, act Activation, needDX, inference bool) (*oneDNNDense, error) {
+func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernelMode) (*oneDNNDense, error) {
 	if act != Linear && act != ReLU {
 		return nil, fmt.Errorf("nn: the onednn backend's dense layers apply relu or nothing, not %s", act)
 	}
 	dnnl.SetNumThreads(workers())
-	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX, InferenceOnly: inference})
+	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX,
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16})
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}
 	k := &oneDNNDense{d: d, batch: batch, in: in, y: make([]float32, batch*out)}
-	if !inference {
+	if !mode.inference {
 		k.dw, k.db = make([]float32, in*out), make([]float32, out)
 	}
 	if needDX {

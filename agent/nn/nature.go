@@ -35,9 +35,10 @@ type NatureOpts struct {
 	// Arch is the torso's layers; nil means NatureArch.
 	Arch *CNNArch
 	// Inference builds the fused layers for a graph that is never differentiated
-	// (ConvOpts.Inference), in Precision ("" means PrecisionFP32; bf16 applies to the
-	// convolutions, the dense layer stays float32).
+	// (ConvOpts.Inference).
 	Inference bool
+	// Precision is the fused layers' arithmetic on the onednn backend ("" means
+	// PrecisionFP32).
 	Precision Precision
 }
 
@@ -196,7 +197,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
-		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference})
+		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference, Precision: o.Precision})
 	} else {
 		cur, err = stockDense(cur, wn, bn, b, flat)
 	}

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -211,30 +212,62 @@ func TestOneDNNFiniteDifferences(t *testing.T) {
 }
 
 // The whole Nature CNN and the small torso on onednn (their convolutions handing each
-// other oneDNN's layouts) compute the go backend's features and weight gradients.
+// other oneDNN's layouts) compute the go backend's features and weight gradients:
+// within 1e-4 relative L2 in float32. In bf16 the features are within 1% (each
+// layer's operands rounded to 8 bits of mantissa) and the gradients within 10%: on
+// top of the rounding, every ReLU whose input the rounding moves across zero masks
+// the gradient differently, which the per-layer tests in agent/dnnl exclude (there
+// the bf16 layers match a reference masked like them within 1%). A wrong layout or
+// operand would be off by order 1. Nor may bf16 equal float32 (the bf16 kernels ran).
 func TestOneDNNNatureCNNMatchesGo(t *testing.T) {
 	needOneDNN(t)
 	for _, arch := range testArchs {
-		t.Run(arch.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(5, 6))
-			pix := randTensor(rng, tensor.Uint8, 3, 4, 84, 84)
-			r := randTensor(rng, tensor.Float32, 3, arch.a.Features)
-			run := func(backend Backend) result {
-				g := G.NewGraph()
-				x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
-				f, params := NatureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: backend, Arch: arch.a})
-				return runLoss(t, g, f, r, params)
-			}
-			want, got := run(BackendGo), run(BackendOneDNN)
-			if e := relL2(got.y, want.y); e > 1e-4 {
-				t.Errorf("features: relative L2 %.3g", e)
-			}
-			for j := range want.grads {
-				if e := relL2(got.grads[j], want.grads[j]); e > 1e-4 {
-					t.Errorf("gradient of parameter %d: relative L2 %.3g", j, e)
+		for _, prec := range []Precision{PrecisionFP32, PrecisionBF16} {
+			t.Run(arch.name+"/"+string(prec), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(5, 6))
+				pix := randTensor(rng, tensor.Uint8, 3, 4, 84, 84)
+				r := randTensor(rng, tensor.Float32, 3, arch.a.Features)
+				run := func(backend Backend, prec Precision) (result, error) {
+					g := G.NewGraph()
+					x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(pix.Shape()...), G.WithValue(pix), G.WithName("obs"))
+					f, params, err := natureCNN(g, x, NatureOpts{Fast: true, Seed: 3, Backend: backend, Arch: arch.a, Precision: prec})
+					if err != nil {
+						return result{}, err
+					}
+					return runLoss(t, g, f, r, params), nil
 				}
-			}
-		})
+				want, _ := run(BackendGo, PrecisionFP32)
+				got, err := run(BackendOneDNN, prec)
+				if prec == PrecisionBF16 && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+					t.Skipf("bf16 not offered on this CPU: %v", err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				tol, gradTol := 1e-4, 1e-4
+				if prec == PrecisionBF16 {
+					tol, gradTol = 1e-2, 0.1
+				}
+				outs := append([][]float64{got.y}, got.grads...)
+				wants := append([][]float64{want.y}, want.grads...)
+				for j := range wants {
+					name, tol := "features", tol
+					if j > 0 {
+						name, tol = fmt.Sprintf("gradient of parameter %d", j-1), gradTol
+					}
+					e := relL2(outs[j], wants[j])
+					if e > tol {
+						t.Errorf("%s: relative L2 %.3g > %.0e", name, e, tol)
+					}
+					if prec == PrecisionBF16 && e < 1e-6 {
+						t.Errorf("%s: bf16 equals float32 (relative L2 %.3g): no bf16 arithmetic ran", name, e)
+					}
+					if prec == PrecisionBF16 {
+						t.Logf("%s: relative L2 %.3g", name, e)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -249,7 +282,8 @@ func TestOneDNNTorsosNotRef(t *testing.T) {
 			batch int
 			train bool
 			prec  Precision
-		}{{"train-b256", 256, true, PrecisionFP32}, {"infer-b16", 16, false, PrecisionFP32}, {"infer-b16-bf16", 16, false, PrecisionBF16}} {
+		}{{"train-b256", 256, true, PrecisionFP32}, {"infer-b16", 16, false, PrecisionFP32},
+			{"train-b256-bf16", 256, true, PrecisionBF16}, {"infer-b16-bf16", 16, false, PrecisionBF16}} {
 			t.Run(arch.name+"/"+c.name, func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(1, 2))
 				g := G.NewGraph()
@@ -306,7 +340,7 @@ func TestOneDNNTorsosNotRef(t *testing.T) {
 // An inference graph (NatureOpts.Inference) computes the training graph's features:
 // in float32 on both backends within 1e-5, in bf16 on onednn within 1% (and not
 // identically, so the bf16 kernels ran). It refuses gradients, and bf16 is refused
-// on the go backend and in training graphs.
+// on the go backend.
 func TestInferenceGraphs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	pix := randTensor(rng, tensor.Uint8, 5, 4, 84, 84)
@@ -357,9 +391,6 @@ func TestInferenceGraphs(t *testing.T) {
 	if dnnl.Load() != nil {
 		t.Log("oneDNN is not available: its inference graphs are not checked")
 		return
-	}
-	if _, err := features(NatureOpts{Backend: BackendOneDNN, Precision: PrecisionBF16}); err == nil || !strings.Contains(err.Error(), "inference") {
-		t.Errorf("bf16 in a training graph: err = %v, want a refusal naming inference", err)
 	}
 	f32 := check("onednn inference", NatureOpts{Backend: BackendOneDNN, Inference: true}, 1e-5)
 	bf, err := features(NatureOpts{Backend: BackendOneDNN, Inference: true, Precision: PrecisionBF16})

@@ -301,7 +301,7 @@ type ConvOpts struct {
 	// or an evaluation's): the kernels may use inference-only primitives, and taking a
 	// gradient through the layer is an error.
 	Inference bool
-	// Precision is the arithmetic of an Inference layer's oneDNN kernels; "" means
+	// Precision is the arithmetic of the layer's oneDNN kernels; "" means
 	// PrecisionFP32.
 	Precision Precision
 
@@ -364,6 +364,7 @@ type DenseOpts struct {
 	NoInputGrad bool       // skip the input gradient (when x is data, not a layer's output)
 	Backend     Backend    // the kernels; "" means BackendGo
 	Inference   bool       // for a graph never differentiated (ConvOpts.Inference)
+	Precision   Precision  // the oneDNN kernels' arithmetic; "" means PrecisionFP32
 }
 
 // Dense applies y = act(x w + b) as one fused op with a fused backward: x (B, In),
@@ -395,10 +396,11 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	B, in, out := xs[0], xs[1], ws[1]
 	l := newLayer(fmt.Sprintf("Dense(%d→%d)%s", in, out, suffix), x, w, tensor.Shape{B, out}, out, !opts.NoInputGrad && !opts.Inference)
 	l.infer = opts.Inference
+	mode := kernelMode{inference: opts.Inference, precision: opts.Precision}
 	if dt == tensor.Float32 {
-		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, opts.Inference)
+		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, mode)
 	} else {
-		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX, opts.Inference)
+		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX, mode)
 	}
 	if err != nil {
 		return nil, err

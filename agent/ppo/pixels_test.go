@@ -3,6 +3,7 @@ package ppo
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,7 +135,9 @@ func TestPixelRolloutAndRawEpisodes(t *testing.T) {
 }
 
 // The first minibatch's ratios are 1: the Go-side sampler and the training graph agree
-// on log pi(a|s) for pixel observations read back from the uint8 rollout.
+// on log pi(a|s) for pixel observations read back from the uint8 rollout, in the first
+// rollout and in one after an update (the acting graph, which holds its converted
+// weights through a rollout, sees each update).
 func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 	tr, err := newTrainer(cueSetup(0))
 	if err != nil {
@@ -144,26 +147,38 @@ func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 	if err := tr.reset(); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.collect(); err != nil {
-		t.Fatal(err)
-	}
-	l := tr.train
-	act := l.act.Data().([]float32)
-	clear(act)
-	for k := range l.m {
-		tr.loadObs(k, k)
-		act[k*tr.policy.ActDim+int(tr.store.Act[k])] = 1
-	}
-	if err := tr.trainM.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	defer tr.trainM.Reset()
-	lp := l.logpOut.Data().([]float32)
-	for k := range l.m {
-		if d := math.Abs(float64(lp[k] - tr.store.LogP[k])); d > 1e-4 {
-			t.Fatalf("row %d: graph log-prob %v, sampled with %v", k, lp[k], tr.store.LogP[k])
+	check := func(when string) {
+		t.Helper()
+		if err := tr.collect(); err != nil {
+			t.Fatal(err)
+		}
+		l := tr.train
+		act := l.act.Data().([]float32)
+		clear(act)
+		for k := range l.m {
+			tr.loadObs(k, k)
+			act[k*tr.policy.ActDim+int(tr.store.Act[k])] = 1
+		}
+		if err := tr.trainM.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		defer tr.trainM.Reset()
+		lp := l.logpOut.Data().([]float32)
+		for k := range l.m {
+			if d := math.Abs(float64(lp[k] - tr.store.LogP[k])); d > 1e-4 {
+				t.Fatalf("%s, row %d: graph log-prob %v, sampled with %v", when, k, lp[k], tr.store.LogP[k])
+			}
 		}
 	}
+	check("first rollout")
+	before := append([]float32(nil), tr.params[0].F32()...)
+	if _, _, err := tr.Iterate(); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(before, tr.params[0].F32()) {
+		t.Fatal("the update left the first weights unchanged")
+	}
+	check("after an update")
 }
 
 // PPO with either CNN torso learns the cue task: the raw return of a game climbs from

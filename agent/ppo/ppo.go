@@ -29,6 +29,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -43,6 +44,7 @@ type Trainer struct {
 
 	// Inference graph: the policy on one batch of batch_size observations.
 	infM   G.VM
+	infG   *G.ExprGraph // the acting graph, whose weights change only in learn
 	infObs *tensor.Dense
 	infPN  *agent.PolicyNodes
 	// Copies of the outputs taken as they are computed (G.Read): a node's own value
@@ -132,7 +134,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	if t.train, err = buildLoss(t.policy, cfg, total/cfg.NumMinibatches, tensor.Float32); err != nil {
 		return nil, err
 	}
-	t.infM = G.NewTapeMachine(gi)
+	t.infM, t.infG = G.NewTapeMachine(gi), gi
 	// Gradients go into the weights' dual values, which the in-place Adam reads, clips
 	// by their global norm (item 11) and zeroes.
 	t.trainM = G.NewTapeMachine(t.train.g, G.BindDualValues(t.train.pn.Params...))
@@ -245,6 +247,9 @@ func (t *Trainer) reset() error {
 // collect runs one rollout: act on every env, then on each batch as it comes back,
 // until num_steps x num_envs actions are taken and their results are in.
 func (t *Trainer) collect() error {
+	// The weights stay as the last update (or Load) left them until the next learn:
+	// the acting graph's layers convert them once for the whole rollout and values.
+	nn.WeightsFixed(t.infG)
 	t.store.Clear()
 	total := t.store.Cap()
 	acted := 0

@@ -154,7 +154,7 @@ type Meta struct {
 	CPUs        int        `json:"cpus"`
 	BLAS        string     `json:"blas"`
 	Backend     string     `json:"network_backend,omitempty"`   // the network's kernels: onednn or go
-	Precision   string     `json:"network_precision,omitempty"` // net.precision of a CNN's acting graphs: fp32 or bf16
+	Precision   string     `json:"network_precision,omitempty"` // net.precision of a CNN torso: fp32 or bf16
 	Command     []string   `json:"command"`
 	Algo        string     `json:"algo"`
 	Task        string     `json:"task"`

@@ -106,7 +106,7 @@ func TestPixelRunUsesOneDNN(t *testing.T) {
 				t.Fatalf("%v\n%s", err, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), "network backend: onednn") ||
-				strings.Contains(stderr.String(), "acting in bf16") != (prec == "bf16") {
+				strings.Contains(stderr.String(), "computing in bf16") != (prec == "bf16") {
 				t.Errorf("start line:\n%s", stderr.String())
 			}
 			d, err := rundir.Open(res.Dir)

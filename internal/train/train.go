@@ -324,7 +324,7 @@ func (r *runner) chooseBackend(spec *envpool.Spec) error {
 	} else if prec, err := nn.ParsePrecision(r.cfg.Net.Precision); err == nil {
 		r.meta.Precision = string(prec)
 		if prec == nn.PrecisionBF16 {
-			line += "; acting in bf16 (net.precision = bf16), training in fp32"
+			line += "; computing in bf16 (net.precision = bf16), weights kept in fp32"
 		}
 	}
 	fmt.Fprintf(r.opts.Stderr, "train: %s\n", line)
