@@ -45,7 +45,9 @@ type ConvConfig struct {
 	// NativeOut makes Forward write y, and Backward read dy, in the layout oneDNN
 	// chose for the output (OutLayout) instead of plain NCHW. Pass OutLayout to the
 	// next layer's InLayout so that the activation and its gradient cross the boundary
-	// without any conversion.
+	// without any conversion. A BF16 InferenceOnly layer then writes y in bfloat16
+	// (two values per float32 of the buffer, OutLen() of them), the operand type of
+	// the next bf16 layer, which reads it as it is.
 	NativeOut bool
 	// InLayout, when not nil, is the layout of x in Forward and Backward (float32
 	// only, no SpaceToDepth), and Backward writes dx in it too. Normally the previous
@@ -182,7 +184,11 @@ func (c *Conv) build() error {
 	if err != nil {
 		return err
 	}
-	dst, err := lib.newMD([]int{cfg.Batch, cfg.Cout, oh, ow}, dtF32, tagAny)
+	out := int32(dtF32) // the data type of y
+	if cfg.BF16 && cfg.InferenceOnly && cfg.NativeOut {
+		out = dtBF16
+	}
+	dst, err := lib.newMD([]int{cfg.Batch, cfg.Cout, oh, ow}, out, tagAny)
 	if err != nil {
 		return err
 	}
@@ -244,7 +250,7 @@ func (c *Conv) build() error {
 	yShape := [4]int{cfg.Batch, cfg.Cout, oh, ow}
 	if cfg.NativeOut {
 		c.yOut = &pipe{}
-		c.yLen = lib.mdBytes(c.dstMD) / 4
+		c.yLen = f32Len(c.dstMD)
 	} else if c.yOut, err = c.fromLayout("reorder_y", c.dstMD, yShape, 1); err != nil {
 		return err
 	}

@@ -20,10 +20,10 @@ type Layout struct {
 // Shape is the tensor's logical shape (B, C, H, W).
 func (l *Layout) Shape() [4]int { return l.shape }
 
-// Len is the number of float32 elements a buffer in this layout holds, padding
+// Len is the number of float32 elements a buffer in this layout takes, padding
 // included (blocked layouts round the channels up to the block size; the padding must
-// stay zero, which the layers keep it).
-func (l *Layout) Len() int { return lib.mdBytes(&l.md) / 4 }
+// stay zero, which the layers keep it). A bfloat16 layout packs two values into each.
+func (l *Layout) Len() int { return f32Len(&l.md) }
 
 // Plain reports whether the layout is plain NCHW.
 func (l *Layout) Plain() bool {

@@ -42,7 +42,7 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn convolution: %w", err)
 	}
-	if cfg.NativeOut && c.OutLen() != g.B*g.Cout*g.P {
+	if cfg.NativeOut && c.OutLen() > g.B*g.Cout*g.P {
 		// oneDNN pads the channels of its layout: the graph's tensor would not hold it.
 		c.Close()
 		cfg.NativeOut = false
@@ -50,7 +50,8 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 			return nil, fmt.Errorf("nn: onednn convolution: %w", err)
 		}
 	}
-	k := &oneDNNConv{c: c, native: cfg.NativeOut, scale: scale, y: make([]float32, c.OutLen())}
+	// The graph's tensor has the plain size; a bf16 layout fills the first half of it.
+	k := &oneDNNConv{c: c, native: cfg.NativeOut, scale: scale, y: make([]float32, max(c.OutLen(), g.B*g.Cout*g.P))}
 	if !mode.inference {
 		k.dw, k.db = make([]float32, g.Cout*g.KK), make([]float32, g.Cout)
 	}
@@ -62,10 +63,21 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 
 func (k *oneDNNConv) output() []float32                   { return k.y }
 func (k *oneDNNConv) grads() (dw, db, dx []float32)       { return k.dw, k.db, k.dx }
-func (k *oneDNNConv) forward(x any, w, b []float32) error { return k.c.Forward(x, k.scale, w, b, k.y) }
+func (k *oneDNNConv) forward(x any, w, b []float32) error {
+	return k.c.Forward(k.input(x), k.scale, w, b, k.y[:k.c.OutLen()])
+}
 
 func (k *oneDNNConv) backward(x any, w, y, dy []float32) error {
-	return k.c.Backward(x, k.scale, w, y, dy, k.dw, k.db, k.dx)
+	return k.c.Backward(k.input(x), k.scale, w, y, dy, k.dw, k.db, k.dx)
+}
+
+// input is the part of x the layer reads: all of it, but for a float32 tensor the
+// previous layer filled only the start of (a bf16 layout).
+func (k *oneDNNConv) input(x any) any {
+	if v, ok := x.([]float32); ok && len(v) > k.c.InLen() {
+		return v[:k.c.InLen()]
+	}
+	return x
 }
 
 // nativeLayout returns the oneDNN layout of a convolution node's output when the layer

@@ -21,7 +21,7 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernel
 	}
 	dnnl.SetNumThreads(workers())
 	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX,
-		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16})
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference})
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}

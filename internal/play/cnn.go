@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/nn"
 )
 
 // cnnNet is a policy with a Nature CNN torso (PPO's and IMPALA's network for pixel
@@ -38,6 +39,8 @@ func newCNNNet(p *agent.Policy) (*cnnNet, error) {
 	for i, q := range params {
 		copy(q.F32(), saved[i])
 	}
+	// The checkpoint's weights do not change during an evaluation: convert them once.
+	nn.WeightsFixed(g)
 	return net, nil
 }
 
