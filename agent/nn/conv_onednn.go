@@ -61,8 +61,8 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 	return k, nil
 }
 
-func (k *oneDNNConv) output() []float32                   { return k.y }
-func (k *oneDNNConv) grads() (dw, db, dx []float32)       { return k.dw, k.db, k.dx }
+func (k *oneDNNConv) output() []float32             { return k.y }
+func (k *oneDNNConv) grads() (dw, db, dx []float32) { return k.dw, k.db, k.dx }
 func (k *oneDNNConv) forward(x any, w, b []float32) error {
 	return k.c.Forward(k.input(x), k.scale, w, b, k.y[:k.c.OutLen()])
 }
