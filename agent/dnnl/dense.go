@@ -14,10 +14,12 @@ type DenseConfig struct {
 	// SeparateReLU runs the ReLU as its own eltwise primitive instead of a post-op.
 	SeparateReLU bool
 	// WeightsAny lets oneDNN choose the weights' layout (then reordering the (In, Out)
-	// weights every Forward and the gradient every Backward) instead of using the Go
-	// layout directly. The default keeps the plain layout: oneDNN's inner product then
-	// runs on its gemm kernels with no reorder at all (measured, see the package
-	// comment).
+	// weights every Forward, or once with FixWeights, and the gradient every Backward)
+	// instead of using the Go layout directly. The default keeps the plain layout:
+	// oneDNN's inner product then runs on its gemm kernels with no reorder at all
+	// (measured faster for training, see the package comment). An inference layer
+	// whose weights are fixed gains from the blocked layout's brgemm kernels, in bf16
+	// especially.
 	WeightsAny bool
 	// ReLU applies max(0, .) after the bias.
 	ReLU bool

@@ -20,6 +20,8 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernel
 		return nil, fmt.Errorf("nn: the onednn backend's dense layers apply relu or nothing, not %s", act)
 	}
 	dnnl.SetNumThreads(workers())
+	// Inference layers take the weights in oneDNN's layout: converted once per update
+	// (WeightsFixed), they feed its faster brgemm kernels.
 	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX,
 		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference})
 	if err != nil {
