@@ -7,8 +7,9 @@
 #   docs/pong-backends.sh                     # go and onednn, ROUNDS=3
 #   ROUNDS=2 docs/pong-backends.sh go onednn bf16
 #
-# STEPS (default 200000) sets the run length. A backend is go, onednn, or bf16 (onednn with net.precision = bf16). Each line printed
-# is: round, backend, wall seconds of the whole run, env steps. The runs go to a
+# STEPS (default 200000) sets the run length. A backend is go, onednn, or bf16 (onednn
+# with net.precision = bf16). Each line printed is: round, backend, wall seconds of the
+# whole run, env steps. The runs go to a
 # temporary folder that is removed at the end. Builds bin/train first; reads the ROMs
 # from RLPOOL_ROMS (default: the repository's roms folder). Give it an otherwise idle
 # machine.
