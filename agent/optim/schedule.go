@@ -19,19 +19,26 @@ var (
 // Schedule is a linearly annealed value (a learning rate, PPO's clip coefficient):
 // Base at the start and, with Anneal, Base x (1 - done/Horizon) after done units of
 // progress (updates or env steps), never below 0. CleanRL's anneal_lr and IMPALA's
-// learning-rate decay are both this schedule.
+// learning-rate decay are both this schedule. A positive Warmup multiplies that by
+// (done+1)/Warmup while done+1 < Warmup: a linear rise over the first Warmup units,
+// the first at 1/Warmup of the value.
 type Schedule struct {
 	Base    float64
 	Anneal  bool
 	Horizon float64 // units of progress over which an annealed value reaches 0
+	Warmup  float64 // units of progress of the linear warm-up; 0: none
 }
 
 // At returns the value after done units of progress.
 func (s Schedule) At(done float64) float64 {
-	if !s.Anneal || s.Horizon <= 0 {
-		return s.Base
+	v := s.Base
+	if s.Anneal && s.Horizon > 0 {
+		v *= max(0, 1-done/s.Horizon)
 	}
-	return s.Base * max(0, 1-done/s.Horizon)
+	if s.Warmup > 0 && done+1 < s.Warmup {
+		v *= (done + 1) / s.Warmup
+	}
+	return v
 }
 
 // Bounds and factor of AdaptKL (rl_games' AdaptiveScheduler).

@@ -19,6 +19,14 @@ type Config struct {
 	// run.total_steps. CleanRL's Atari runs anneal over 10M steps (40M frames); a run cut
 	// shorter than that (say a 10M-frame budget) keeps their schedule with this.
 	AnnealSteps int64 `toml:"anneal_steps" range:"[0,1e13]" help:"env steps over which anneal_lr and anneal_clip reach 0; 0 means run.total_steps"`
+	// WarmupSteps raises the learning rate linearly from near 0 over the first env
+	// steps. Adam's first steps move every weight by about the full rate whatever the
+	// gradient's size, and a dense layer's inputs after ReLU are all positive, so a
+	// unit's weights all move one way and its pre-activation by the rate times the
+	// sum of its inputs: at Pong's sample-efficient rates (about 1e-3) a few such steps
+	// can push every unit of the CNN's dense layer below zero for good, after which the
+	// features are constant and the run cannot learn (explained variance stays 0).
+	WarmupSteps int64 `toml:"warmup_steps" range:"[0,1e13]" help:"env steps over which the learning rate rises linearly from near 0 to its schedule; 0 disables"`
 	AnnealClip  bool  `toml:"anneal_clip" help:"anneal clip_coef linearly to 0 over the run, as RL Baselines3 Zoo's lin_0.2 schedules"`
 	// AdaptiveKL switches the learning rate to rl_games' adaptive schedule, which keeps
 	// each epoch's policy change near this KL instead of following a fixed anneal: the
@@ -59,6 +67,9 @@ func DefaultConfig() Config {
 func (c *Config) Check(numEnvs int) error {
 	if c.AdaptiveKL > 0 && c.AnnealLR {
 		return fmt.Errorf("ppo.adaptive_kl = %g and ppo.anneal_lr = true both set the learning rate; set anneal_lr = false to use the adaptive schedule", c.AdaptiveKL)
+	}
+	if c.AdaptiveKL > 0 && c.WarmupSteps > 0 {
+		return fmt.Errorf("ppo.adaptive_kl = %g and ppo.warmup_steps = %d both set the learning rate; set warmup_steps = 0 to use the adaptive schedule", c.AdaptiveKL, c.WarmupSteps)
 	}
 	if n := c.NumSteps * numEnvs; n%c.NumMinibatches != 0 {
 		return fmt.Errorf("ppo.num_minibatches = %d must divide the rollout size ppo.num_steps x env.num_envs = %d x %d = %d",

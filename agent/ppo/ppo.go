@@ -76,6 +76,7 @@ type Trainer struct {
 	updates                          int
 	numUpdates                       int
 	annealUpdates                    int     // updates over which the anneals reach 0
+	warmupUpdates                    int     // updates of the learning rate's warm-up (0: none)
 	lr                               float64 // the adaptive schedule's current rate (adaptive_kl)
 	started                          bool
 	inFlight                         int
@@ -120,6 +121,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	if cfg.AnnealSteps > 0 {
 		t.annealUpdates = int(max(1, (cfg.AnnealSteps+int64(total)-1)/int64(total)))
 	}
+	t.warmupUpdates = int((cfg.WarmupSteps + int64(total) - 1) / int64(total))
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (docs/design/custom-ops.md).
@@ -199,7 +201,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	}
 	// Check refuses anneal_lr together with adaptive_kl, which learn applies.
 	done, horizon := float64(t.updates), float64(t.annealUpdates)
-	lr := optim.Schedule{Base: t.cfg.LearningRate, Anneal: t.cfg.AnnealLR, Horizon: horizon}.At(done)
+	lr := optim.Schedule{Base: t.cfg.LearningRate, Anneal: t.cfg.AnnealLR, Horizon: horizon, Warmup: float64(t.warmupUpdates)}.At(done)
 	clip := optim.Schedule{Base: t.cfg.ClipCoef, Anneal: t.cfg.AnnealClip, Horizon: horizon}.At(done)
 	t.train.setClip(clip)
 	// Profiler labels split a run's CPU time into acting and learning (profile.go).

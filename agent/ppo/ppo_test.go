@@ -3,6 +3,7 @@ package ppo
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/rlpool/rlpool/agent"
@@ -144,14 +145,17 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 
 // The learning rate anneals linearly to 0 over run.total_steps, or over
 // ppo.anneal_steps when that is set (rollouts of 16 x 4 = 64 steps: 1000 steps are 16
-// updates, 2560 are 40), and the clip coefficient follows the same schedule.
+// updates, 2560 are 40), and the clip coefficient follows the same schedule. A
+// warm-up of 150 steps (3 updates) scales the learning rate by 1/3, 2/3, 1 on top, and
+// leaves the clip coefficient alone.
 func TestAnnealHorizon(t *testing.T) {
 	for _, tc := range []struct {
-		annealSteps int64
-		updates     float64
-	}{{0, 16}, {2560, 40}} {
+		annealSteps, warmup int64
+		updates             float64
+	}{{0, 0, 16}, {2560, 0, 40}, {0, 150, 16}} {
 		s := walkSetup(envpool.DiscreteSpace(3), 0)
 		s.PPO.AnnealSteps = tc.annealSteps
+		s.PPO.WarmupSteps = tc.warmup
 		s.PPO.AnnealClip = true
 		tr, err := newTrainer(s)
 		if err != nil {
@@ -162,8 +166,11 @@ func TestAnnealHorizon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			frac := 1 - float64(u)/tc.updates
-			want := map[string]float64{"learning_rate": s.PPO.LearningRate * frac, "clip_coef": s.PPO.ClipCoef * frac}
+			frac, warm := 1-float64(u)/tc.updates, 1.0
+			if tc.warmup > 0 {
+				warm = min(1, float64(u+1)/3)
+			}
+			want := map[string]float64{"learning_rate": s.PPO.LearningRate * frac * warm, "clip_coef": s.PPO.ClipCoef * frac}
 			for _, st := range stats {
 				if w, ok := want[st.Name]; ok {
 					if math.Abs(st.Value-w) > 1e-7*w {
@@ -201,15 +208,20 @@ func TestAdaptLR(t *testing.T) {
 // With adaptive_kl the trainer's rate follows adaptLR epoch by epoch (a target far
 // above any KL the walk produces makes every epoch multiply by 1.5), the stat reports
 // the rate the update's last epoch stepped with, a checkpoint carries the next one, and
-// anneal_lr alongside is refused.
+// anneal_lr or warmup_steps alongside is refused, naming the key.
 func TestAdaptiveKLSchedule(t *testing.T) {
 	s := walkSetup(envpool.DiscreteSpace(3), 0)
 	s.PPO.AnnealLR = true
 	s.PPO.AdaptiveKL = 5
-	if _, err := newTrainer(s); err == nil {
-		t.Fatal("adaptive_kl with anneal_lr: no error")
+	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "anneal_lr") {
+		t.Fatalf("adaptive_kl with anneal_lr: %v, want an error naming anneal_lr", err)
 	}
 	s.PPO.AnnealLR = false
+	s.PPO.WarmupSteps = 1000
+	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "warmup_steps") {
+		t.Fatalf("adaptive_kl with warmup_steps: %v, want an error naming warmup_steps", err)
+	}
+	s.PPO.WarmupSteps = 0
 	tr, err := newTrainer(s)
 	if err != nil {
 		t.Fatal(err)
