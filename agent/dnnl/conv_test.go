@@ -347,19 +347,27 @@ func TestConvBF16(t *testing.T) {
 	}
 }
 
+// newConvOrSkip creates a layer for cfg, skipping the test where the CPU has no fast
+// bf16 kernels for a BF16 one.
+func newConvOrSkip(t *testing.T, cfg ConvConfig) *Conv {
+	t.Helper()
+	c, err := NewConv(cfg)
+	if cfg.BF16 && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
+		t.Skipf("bf16 not offered on this CPU: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // testConvBF16 runs one layer in float32 and in bf16 on the same inputs and compares
 // both with the reference.
 func testConvBF16(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) {
 	runs := make([]*convRun, 2)
 	for j, bf := range []bool{false, true} {
 		cfg.BF16 = bf
-		c, err := NewConv(cfg)
-		if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
-			t.Skipf("bf16 not offered on this CPU: %v", err)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := newConvOrSkip(t, cfg)
 		defer c.Close()
 		for name, impl := range c.Impls() {
 			if strings.HasPrefix(impl, "ref") {
@@ -371,7 +379,7 @@ func testConvBF16(t *testing.T, cfg ConvConfig, u8 bool, seed uint64) {
 		if err := c.Forward(run.x, run.scale, run.w, run.b, run.y); err != nil {
 			t.Fatal(err)
 		}
-		err = c.Backward(run.x, run.scale, run.w, run.y, run.dy, run.dw, run.db, run.dx)
+		err := c.Backward(run.x, run.scale, run.w, run.y, run.dy, run.dw, run.db, run.dx)
 		if cfg.InferenceOnly {
 			if err == nil {
 				t.Error("Backward on an inference layer succeeded")
@@ -425,13 +433,7 @@ func TestFixWeights(t *testing.T) {
 	for _, bf := range []bool{false, true} {
 		t.Run(fmt.Sprintf("bf16_%v", bf), func(t *testing.T) {
 			cc := ConvConfig{Batch: 2, Cin: 32, H: 9, W: 9, Cout: 64, K: 3, Stride: 1, ReLU: true, InferenceOnly: true, BF16: bf}
-			c, err := NewConv(cc)
-			if bf && err != nil && strings.Contains(err.Error(), "no fast bfloat16") {
-				t.Skipf("bf16 not offered on this CPU: %v", err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newConvOrSkip(t, cc)
 			defer c.Close()
 			run := newConvInputs(cc, false, 11)
 			d, err := NewDense(DenseConfig{Batch: 2, In: 64, Out: 10, InferenceOnly: true, BF16: bf, WeightsAny: true})
