@@ -104,6 +104,7 @@ func TestConvMatchesReference(t *testing.T) {
 		{Batch: 2, Cin: 4, H: 84, W: 84, Cout: 32, K: 8, Stride: 4},
 		{Batch: 3, Cin: 32, H: 20, W: 20, Cout: 64, K: 4, Stride: 2},
 		{Batch: 3, Cin: 64, H: 9, W: 9, Cout: 64, K: 3, Stride: 1},
+		{Batch: 2, Cin: 2, H: 12, W: 15, Cout: 3, K: 6, Stride: 3}, // space-to-depth by 3
 	}
 	seed := uint64(1)
 	for _, base := range shapes {

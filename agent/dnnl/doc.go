@@ -65,18 +65,24 @@
 // # Threads and environment
 //
 // oneDNN runs its parallel regions on OpenMP (libgomp) threads, by default one per CPU,
-// outside Go's scheduler. Load sets OMP_WAIT_POLICY=PASSIVE in the C environment unless
-// it is already set, so idle OpenMP threads sleep instead of spinning on the cores Go
-// needs (ACTIVE measured no faster here). OpenMP keeps its thread count and its thread
-// team per OS thread: every layer call locks its goroutine to its OS thread and applies
-// SetNumThreads's count first; each distinct OS thread that calls into oneDNN gets its
-// own team of sleeping workers, so calling from one goroutine that stays locked to its
-// thread (runtime.LockOSThread) keeps one team. Call SetNumThreads before creating
-// layers: oneDNN sizes kernels by the thread count at creation.
+// outside Go's scheduler. OpenMP keeps its thread count and its thread team per OS
+// thread: every layer call locks its goroutine to its OS thread and applies
+// SetNumThreads's count first, and each distinct OS thread that calls into oneDNN gets
+// its own team. Gorgonia's tape machine runs every pass of a graph on a new goroutine,
+// so a program soon has several teams, more OpenMP threads than CPUs, and libgomp then
+// lets an idle worker poll only briefly before it sleeps: 0 times with
+// OMP_WAIT_POLICY=PASSIVE, 100 by default, 1000 with ACTIVE. A sleeping worker costs
+// every primitive a futex wake-up, tens of microseconds, and an inference pass at batch
+// 16 is seven primitives of 0.06-0.15 ms each on AMX. Load therefore sets
+// OMP_WAIT_POLICY=ACTIVE and GOMP_SPINCOUNT=1000 in the C environment unless either is
+// already set: workers poll for some tens of microseconds, bridging the gaps between
+// one layer's primitive and the next, then sleep, leaving the cores to the env
+// workers. Call SetNumThreads before creating layers: oneDNN sizes kernels by the
+// thread count at creation.
 //
 // Environment variables: RLPOOL_DNNL replaces the library name or path (a path that
-// does not exist makes Load fail); OMP_WAIT_POLICY and OMP_NUM_THREADS are read by
-// libgomp when the library is loaded; DNNL_VERBOSE=1 in the process's environment
+// does not exist makes Load fail); OMP_WAIT_POLICY, GOMP_SPINCOUNT and OMP_NUM_THREADS
+// are read by libgomp when the library is loaded; DNNL_VERBOSE=1 in the process's environment
 // (set in the shell; os.Setenv does not reach the C library) makes oneDNN print every
 // primitive creation and execution with its implementation and time in ms.
 package dnnl

@@ -2,6 +2,7 @@ package dnnl
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -111,10 +112,11 @@ var (
 
 // Load opens oneDNN (LibName, or the library named by $RLPOOL_DNNL) once per process,
 // checks that it is version 2.x, and creates the CPU engine and stream every layer
-// uses. Before opening it, it sets OMP_WAIT_POLICY=PASSIVE in the C environment unless
-// the variable is already set, so that libgomp's idle worker threads sleep instead of
-// spinning on the cores the rest of the program needs. Later calls return the first
-// result.
+// uses. Before opening it, unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is already set, it
+// sets OMP_WAIT_POLICY=ACTIVE and GOMP_SPINCOUNT=ompSpinCount in the C environment, so
+// that libgomp's idle worker threads spin briefly between one primitive and the next
+// and then sleep, leaving the cores to the rest of the program (see the package
+// comment). Later calls return the first result.
 func Load() error {
 	loadOnce.Do(func() {
 		loaded, loadErr = open(libPath())
@@ -149,6 +151,26 @@ func SetNumThreads(n int) {
 	numThreads.Store(int64(n))
 }
 
+// ompSpinCount is how many times an idle OpenMP worker polls for new work before it
+// sleeps, as set through GOMP_SPINCOUNT (with OMP_WAIT_POLICY=ACTIVE, which also raises
+// libgomp's limit for a process with more OpenMP threads than CPUs from 100 to 1000
+// polls, and this value keeps that limit). 1000 polls take some tens of microseconds:
+// longer than the gap between one layer's primitive and the next, far shorter than
+// the env steps between two network calls.
+const ompSpinCount = "1000"
+
+// ompEnv returns the OpenMP variables Load sets, as name-value pairs, given the
+// process's environment (lookup): OMP_WAIT_POLICY=ACTIVE and GOMP_SPINCOUNT, or nothing
+// when the user set either, since the two decide together how long workers poll.
+func ompEnv(lookup func(string) (string, bool)) [][2]string {
+	for _, name := range []string{"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} {
+		if _, ok := lookup(name); ok {
+			return nil
+		}
+	}
+	return [][2]string{{"OMP_WAIT_POLICY", "ACTIVE"}, {"GOMP_SPINCOUNT", ompSpinCount}}
+}
+
 // libPath is the library Load opens: $RLPOOL_DNNL or LibName.
 func libPath() string { return clib.LibPath(EnvLib, LibName) }
 
@@ -159,7 +181,9 @@ func open(path string) (*library, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("dnnl: loading oneDNN is only supported on linux, not %s", runtime.GOOS)
 	}
-	clib.SetEnvDefault("OMP_WAIT_POLICY", "PASSIVE")
+	for _, kv := range ompEnv(os.LookupEnv) {
+		clib.SetEnvDefault(kv[0], kv[1])
+	}
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 	if err != nil {
 		return nil, fmt.Errorf("dnnl: cannot open oneDNN library %q: %v; %s, or set %s to the library's path", path, err, InstallHint, EnvLib)

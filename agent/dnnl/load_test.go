@@ -1,6 +1,7 @@
 package dnnl
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,8 @@ func TestOpenNotOneDNN(t *testing.T) {
 	}
 }
 
-// TestLoad checks the loaded library's version and that OMP_WAIT_POLICY was set.
+// TestLoad checks the loaded library's version and that the OpenMP wait settings are
+// in the environment.
 func TestLoad(t *testing.T) {
 	requireLib(t)
 	if !Available() {
@@ -49,13 +51,34 @@ func TestLoad(t *testing.T) {
 	if !strings.HasPrefix(v, "2.") {
 		t.Errorf("Version() = %q, want 2.x", v)
 	}
-	if os.Getenv("OMP_WAIT_POLICY") == "" {
-		t.Error("OMP_WAIT_POLICY not set after Load")
+	if os.Getenv("OMP_WAIT_POLICY") == "" && os.Getenv("GOMP_SPINCOUNT") == "" {
+		t.Error("neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT set after Load")
 	}
 	if ompSetNumThreads == 0 {
 		t.Error("omp_set_num_threads not found")
 	}
-	t.Logf("oneDNN %s, OpenMP default threads %d, OMP_WAIT_POLICY=%s", v, ompDefaultThreads, os.Getenv("OMP_WAIT_POLICY"))
+	t.Logf("oneDNN %s, OpenMP default threads %d, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", v, ompDefaultThreads,
+		os.Getenv("OMP_WAIT_POLICY"), os.Getenv("GOMP_SPINCOUNT"))
+}
+
+// TestOMPEnv checks which OpenMP variables Load sets: both when the user set neither,
+// none when the user set either (they decide together how long workers poll).
+func TestOMPEnv(t *testing.T) {
+	for _, c := range []struct {
+		set  map[string]string
+		want string
+	}{
+		{map[string]string{}, "[[OMP_WAIT_POLICY ACTIVE] [GOMP_SPINCOUNT 1000]]"},
+		{map[string]string{"OMP_NUM_THREADS": "2"}, "[[OMP_WAIT_POLICY ACTIVE] [GOMP_SPINCOUNT 1000]]"},
+		{map[string]string{"OMP_WAIT_POLICY": "PASSIVE"}, "[]"},
+		{map[string]string{"GOMP_SPINCOUNT": "300000"}, "[]"},
+		{map[string]string{"OMP_WAIT_POLICY": ""}, "[]"}, // set, even if empty
+	} {
+		got := fmt.Sprint(ompEnv(func(k string) (string, bool) { v, ok := c.set[k]; return v, ok }))
+		if got != c.want {
+			t.Errorf("ompEnv with %v = %s, want %s", c.set, got, c.want)
+		}
+	}
 }
 
 // TestSetNumThreads checks that results do not depend on the thread count.
