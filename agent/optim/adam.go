@@ -63,7 +63,7 @@ func (a *Adam) Step() (gradNorm float64, err error) {
 	if a.spans == nil {
 		a.spans = spans(a.params)
 	}
-	norm := globalNorm(a.params)
+	norm := normOver(a.params, a.spans)
 	scale := clipScale(norm, a.cfg.MaxGradNorm)
 	a.t++
 	c := a.cfg

@@ -90,23 +90,58 @@ func GlobalNorm(nodes []*G.Node) (float64, error) {
 	return globalNorm(ps), nil
 }
 
-func globalNorm(ps []param) float64 {
-	var s float64
-	for i := range ps {
-		switch g := ps[i].g.(type) {
+func globalNorm(ps []param) float64 { return normOver(ps, spans(ps)) }
+
+// normOver is the global L2 norm of the gradients of ps, summed span by span on
+// GOMAXPROCS goroutines (sp is spans(ps)). A span's squares are summed in eight
+// float32 lanes, independent chains the CPU overlaps (one chain is bound by the
+// latency of each addition: 1.8 ms for the Nature CNN's 1.7M weights), and the spans'
+// sums in float64, which keeps the total as accurate as a float64 sum of float32
+// squares over 32K elements can be.
+func normOver(ps []param, sp []span) float64 {
+	parts := make([]float64, len(sp))
+	forSpansIndexed(sp, func(i int, s span) {
+		switch g := ps[s.p].g.(type) {
 		case []float32:
-			var part float32
-			for _, v := range g {
-				part += v * v
-			}
-			s += float64(part)
+			parts[i] = sumSquares32(g[s.lo:s.hi])
 		case []float64:
-			for _, v := range g {
-				s += v * v
+			var sum float64
+			for _, v := range g[s.lo:s.hi] {
+				sum += v * v
 			}
+			parts[i] = sum
 		}
+	})
+	var total float64
+	for _, v := range parts {
+		total += v
 	}
-	return math.Sqrt(s)
+	return math.Sqrt(total)
+}
+
+// sumSquares32 returns the sum of the squares of g.
+func sumSquares32(g []float32) float64 {
+	var a [8]float32
+	i := 0
+	for ; i+8 <= len(g); i += 8 {
+		c := g[i : i+8 : i+8]
+		a[0] += c[0] * c[0]
+		a[1] += c[1] * c[1]
+		a[2] += c[2] * c[2]
+		a[3] += c[3] * c[3]
+		a[4] += c[4] * c[4]
+		a[5] += c[5] * c[5]
+		a[6] += c[6] * c[6]
+		a[7] += c[7] * c[7]
+	}
+	var sum float64
+	for _, v := range a {
+		sum += float64(v)
+	}
+	for ; i < len(g); i++ {
+		sum += float64(g[i] * g[i])
+	}
+	return sum
 }
 
 // clipScale is the factor gradients are multiplied by so that their global norm is at
@@ -135,10 +170,16 @@ func spans(ps []param) []span {
 
 // forSpans runs f over all spans on GOMAXPROCS goroutines.
 func forSpans(sp []span, f func(span)) {
+	forSpansIndexed(sp, func(_ int, s span) { f(s) })
+}
+
+// forSpansIndexed runs f over all spans on GOMAXPROCS goroutines, with each span's
+// index in sp.
+func forSpansIndexed(sp []span, f func(int, span)) {
 	nw := min(runtime.GOMAXPROCS(0), len(sp))
 	if nw <= 1 {
-		for _, s := range sp {
-			f(s)
+		for i, s := range sp {
+			f(i, s)
 		}
 		return
 	}
@@ -148,7 +189,7 @@ func forSpans(sp []span, f func(span)) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(sp); i += nw {
-				f(sp[i])
+				f(i, sp[i])
 			}
 		}(w)
 	}

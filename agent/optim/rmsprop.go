@@ -74,7 +74,7 @@ func (r *RMSProp) Step() (gradNorm float64, err error) {
 		}
 		r.inited = true
 	}
-	norm := globalNorm(r.params)
+	norm := normOver(r.params, r.spans)
 	h := rmsHyper{lr: r.cfg.LR, rho: r.cfg.Rho, eps: r.cfg.Eps, mom: r.cfg.Momentum, scale: clipScale(norm, r.cfg.MaxGradNorm)}
 	forSpans(r.spans, func(s span) {
 		p := &r.params[s.p]
