@@ -33,6 +33,16 @@ type DenseConfig struct {
 	// db and dx stay float32, as do the caller's weights. Like ConvConfig.BF16 it is
 	// refused where oneDNN has only reference kernels for it.
 	BF16 bool
+	// InLayout, when not nil, is the layout of x: the output of a convolution created
+	// with NativeOut (its OutLayout, of shape (Batch, C, H, W) with C*H*W = In), read
+	// as it is instead of reordered into plain rows. It must be channels-last
+	// ("acdb", what oneDNN's brgemm convolutions write), so that each row of x is one
+	// image in (h, w, c) order and the inner product keeps its fast 2-D kernels. The
+	// weights stay (In, Out) with In in (c, h, w) order, as for plain input; the
+	// layer permutes them into x's order (once, with FixWeights). Only for
+	// InferenceOnly layers, whose weights oneDNN may lay out as it likes (WeightsAny
+	// is implied); its data type must be the layer's (bfloat16 with BF16).
+	InLayout *Layout
 }
 
 // Dense is a fully connected layer (oneDNN inner product) with bias and optional
@@ -45,9 +55,11 @@ type Dense struct {
 
 	fwd, reluFwd, reluBwd, bwdW, bwdD *prim
 	wIn, weiD                         *prim // plain weights -> forward / backward-data layouts (nil: plain)
+	wPerm                             *prim // with InLayout: the weights' rows into x's (h, w, c) order, into permBuf
 	dwOut                             *prim // chosen diff-weights layout -> plain (nil: plain)
 	xIn, dyIn                         *prim // float32 x, dy -> their bf16 layouts (nil: float32)
 	weiBuf, weiDBuf, dwBuf, dyMask    []float32
+	permBuf                           []float32
 	xBuf, dyBuf                       []float32 // x and dy in bf16
 
 	lastW, lastX   unsafe.Pointer
@@ -66,6 +78,9 @@ func NewDense(cfg DenseConfig) (*Dense, error) {
 	if cfg.Batch < 1 || cfg.In < 1 || cfg.Out < 1 {
 		return nil, fmt.Errorf("dnnl: dense config %+v: every size must be at least 1", cfg)
 	}
+	if err := cfg.checkInLayout(); err != nil {
+		return nil, err
+	}
 	defer lockThread()()
 	d := &Dense{cfg: cfg}
 	if err := d.build(); err != nil {
@@ -73,6 +88,31 @@ func NewDense(cfg DenseConfig) (*Dense, error) {
 		return nil, fmt.Errorf("%w (dense %+v)", err, cfg)
 	}
 	return d, nil
+}
+
+// checkInLayout refuses an InLayout the layer cannot read.
+func (cfg DenseConfig) checkInLayout() error {
+	l := cfg.InLayout
+	if l == nil {
+		return nil
+	}
+	if !cfg.InferenceOnly {
+		return errors.New("dnnl: dense InLayout needs InferenceOnly (training layers take plain rows)")
+	}
+	if sh := l.shape; sh[0] != cfg.Batch || sh[1]*sh[2]*sh[3] != cfg.In {
+		return fmt.Errorf("dnnl: dense InLayout has shape %v but the layer takes %d rows of %d", sh, cfg.Batch, cfg.In)
+	}
+	want := int32(dtF32)
+	if cfg.BF16 {
+		want = dtBF16
+	}
+	if l.md.dataType != want {
+		return fmt.Errorf("dnnl: dense InLayout's data type does not match the layer's (BF16 %v)", cfg.BF16)
+	}
+	if !l.ChannelsLast() {
+		return fmt.Errorf("dnnl: dense InLayout %v is not channels-last (acdb); give the layer plain input", l)
+	}
+	return nil
 }
 
 // build creates the primitives and buffers.
@@ -91,7 +131,26 @@ func (d *Dense) build() error {
 		return err
 	}
 	src, dst, diffDst, diffSrc := plainX, plainY, plainY, plainX
-	if cfg.BF16 {
+	if l := cfg.InLayout; l != nil {
+		// x as the convolution wrote it, channels last: rows of (h, w, c). The Go
+		// weights' rows are in (c, h, w) order; wPerm puts them in x's order.
+		if src, err = lib.newMD([]int{cfg.Batch, cfg.In}, in, tagAB); err != nil {
+			return err
+		}
+		c, h, w, o := l.shape[1], l.shape[2], l.shape[3], cfg.Out
+		from, err := lib.newStridedMD([]int{o, c, h, w}, []int{1, h * w * o, w * o, o}, dtF32)
+		if err != nil {
+			return err
+		}
+		to, err := lib.newStridedMD([]int{o, c, h, w}, []int{1, o, w * c * o, c * o}, dtF32)
+		if err != nil {
+			return err
+		}
+		if d.wPerm, err = d.reorder("permute_w", from, to, 1); err != nil {
+			return err
+		}
+		d.permBuf = alignedF32(cfg.In * o)
+	} else if cfg.BF16 {
 		if src, err = lib.newMD([]int{cfg.Batch, cfg.In}, dtBF16, tagAB); err != nil {
 			return err
 		}
@@ -112,7 +171,7 @@ func (d *Dense) build() error {
 		return err
 	}
 	wei, diffWei := plainW, plainW
-	if cfg.WeightsAny || cfg.BF16 {
+	if cfg.WeightsAny || cfg.BF16 || cfg.InLayout != nil {
 		if wei, err = lib.newMD([]int{cfg.Out, cfg.In}, in, tagAny); err != nil {
 			return err
 		}
@@ -232,6 +291,15 @@ func (d *Dense) build() error {
 	return nil
 }
 
+// InLen is the number of float32 elements x has: Batch*In, or InLayout.Len() (a
+// bfloat16 layout packs two values into each).
+func (d *Dense) InLen() int {
+	if d.cfg.InLayout != nil {
+		return d.cfg.InLayout.Len()
+	}
+	return d.cfg.Batch * d.cfg.In
+}
+
 // Impls maps each primitive's name ("forward", "backward_data", "backward_weights",
 // "relu_forward", "relu_backward", reorders) to oneDNN's implementation for it, e.g.
 // "gemm:jit". An implementation starting with "ref" is oneDNN's slow reference code.
@@ -243,17 +311,27 @@ func (d *Dense) Close() { d.close() }
 // setWeights converts w to the forward layout when that is not the plain one.
 func (d *Dense) setWeights(w []float32) error {
 	ptr := unsafe.Pointer(&w[0])
-	d.weiPtr = ptr
-	if d.wIn != nil {
-		d.weiPtr = unsafe.Pointer(&d.weiBuf[0])
-		if !d.weightsHeld(ptr) {
-			if err := d.wIn.run(ptr, d.weiPtr); err != nil {
+	d.weiPtr, d.lastW = ptr, ptr
+	if d.wIn == nil && d.wPerm == nil {
+		return nil
+	}
+	held := d.weightsHeld(ptr)
+	for _, step := range []struct {
+		p   *prim
+		buf []float32
+	}{{d.wPerm, d.permBuf}, {d.wIn, d.weiBuf}} {
+		if step.p == nil {
+			continue
+		}
+		out := unsafe.Pointer(&step.buf[0])
+		if !held {
+			if err := step.p.run(d.weiPtr, out); err != nil {
 				d.heldW = nil
 				return err
 			}
 		}
+		d.weiPtr = out
 	}
-	d.lastW = ptr
 	return nil
 }
 
@@ -268,14 +346,14 @@ func (d *Dense) setInput(x []float32) error {
 	return d.xIn.run(ptr, d.srcPtr)
 }
 
-// Forward computes y = x w + b (then ReLU if configured): x (Batch, In), w (In, Out),
-// b (Out), y (Batch, Out), row-major.
+// Forward computes y = x w + b (then ReLU if configured): x (Batch, In), or InLen
+// elements in InLayout, w (In, Out), b (Out), y (Batch, Out), row-major.
 func (d *Dense) Forward(x, w, b, y []float32) error {
 	if d.closed {
 		return errClosed
 	}
 	cfg := d.cfg
-	if err := firstErr(checkLen("dense input x", len(x), cfg.Batch*cfg.In), checkLen("dense weights w", len(w), cfg.In*cfg.Out),
+	if err := firstErr(checkLen("dense input x", len(x), d.InLen()), checkLen("dense weights w", len(w), cfg.In*cfg.Out),
 		checkLen("dense bias b", len(b), cfg.Out), checkLen("dense output y", len(y), cfg.Batch*cfg.Out)); err != nil {
 		return err
 	}

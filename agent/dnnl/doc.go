@@ -38,8 +38,11 @@
 // (more than the plain size when the channel count is not a multiple of the block)
 // and are meaningless to anything else: Layout.ToPlain converts one for inspection.
 // Pairing a NativeOut layer with a layer without InLayout is not detected when the
-// sizes agree and gives wrong results. The dense layer takes plain input: the
+// sizes agree and gives wrong results. A training dense layer takes plain input: the
 // convolution feeding it keeps NativeOut off (its plain output is (B, C*H*W) as is).
+// An inference dense layer can read the convolution's layout too
+// (DenseConfig.InLayout): its weights, converted once per update anyway, are
+// rearranged to match, which saves the reorder of the last activation on every call.
 //
 // # Choices, measured (AMD EPYC Zen 3, 2 vCPUs, AVX2, oneDNN 2.6.3)
 //

@@ -31,6 +31,16 @@ func (l *Layout) Plain() bool {
 	return err == nil && lib.mdEqual(p, &l.md)
 }
 
+// ChannelsLast reports whether the layout is dense NHWC ("acdb"): no blocking, no
+// padding, channels innermost. Only such a layout can feed a dense layer directly
+// (DenseConfig.InLayout).
+func (l *Layout) ChannelsLast() bool {
+	md, s := &l.md, l.shape
+	return md.formatKind == formatKindBlocked && md.innerNblks == 0 && md.offset0 == 0 &&
+		md.strides[1] == 1 && md.strides[3] == int64(s[1]) && md.strides[2] == int64(s[3]*s[1]) &&
+		md.strides[0] == int64(s[2]*s[3]*s[1]) && md.paddedDims[1] == int64(s[1])
+}
+
 // String describes the layout in oneDNN's notation: dimensions a, b, c, d (B, C, H, W)
 // from outermost to innermost, capitals for blocked dimensions, followed by the inner
 // blocks, e.g. "aBcd8b".

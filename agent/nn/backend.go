@@ -101,10 +101,14 @@ func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, 
 var errFloat32Only = fmt.Errorf("nn: the onednn backend computes in float32; use the go backend for float64")
 
 // newDenseKernels returns the dense kernels of backend b: y = act(x w + b) for x
-// (B, In), w (In, Out), b (Out).
-func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX bool, mode kernelMode) (kernels[T], error) {
+// (B, In), w (In, Out), b (Out). inLayout, when not nil, is x's oneDNN layout (onednn
+// only).
+func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, needDX bool, mode kernelMode, inLayout *dnnl.Layout) (kernels[T], error) {
 	if err := mode.check(b); err != nil {
 		return nil, err
+	}
+	if inLayout != nil && b != BackendOneDNN {
+		return nil, fmt.Errorf("nn: a dense input in oneDNN's layout needs the onednn backend, not %q", b)
 	}
 	switch b {
 	case BackendGo, BackendAuto, "":
@@ -114,7 +118,7 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 		if _, ok := any(zero).(float32); !ok {
 			return nil, errFloat32Only
 		}
-		k, err := newOneDNNDense(batch, in, out, act, needDX, mode)
+		k, err := newOneDNNDense(batch, in, out, act, needDX, mode, inLayout)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,9 @@ type oneDNNConv struct {
 type convLink struct {
 	in        *dnnl.Layout // the previous layer's output layout, or nil for plain input
 	nativeOut bool         // write y (and read dy) in oneDNN's layout
+	// toDense: the next layer is a dense inference layer, which reads only a
+	// channels-last layout (dnnl.DenseConfig.InLayout); any other falls back to plain.
+	toDense bool
 }
 
 func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bool, link convLink, mode kernelMode) (*oneDNNConv, error) {
@@ -42,8 +45,9 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn convolution: %w", err)
 	}
-	if cfg.NativeOut && c.OutLen() > g.B*g.Cout*g.P {
-		// oneDNN pads the channels of its layout: the graph's tensor would not hold it.
+	if cfg.NativeOut && (c.OutLen() > g.B*g.Cout*g.P || link.toDense && !c.OutLayout().ChannelsLast()) {
+		// oneDNN pads the channels of its layout: the graph's tensor would not hold
+		// it. Or a dense layer follows, which reads no other layout than NHWC.
 		c.Close()
 		cfg.NativeOut = false
 		if c, err = dnnl.NewConv(cfg); err != nil {

@@ -15,7 +15,7 @@ type oneDNNDense struct {
 	dx        []float32
 }
 
-func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernelMode) (*oneDNNDense, error) {
+func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernelMode, inLayout *dnnl.Layout) (*oneDNNDense, error) {
 	if act != Linear && act != ReLU {
 		return nil, fmt.Errorf("nn: the onednn backend's dense layers apply relu or nothing, not %s", act)
 	}
@@ -23,7 +23,7 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernel
 	// Inference layers take the weights in oneDNN's layout: converted once per update
 	// (WeightsFixed), they feed its faster brgemm kernels.
 	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX,
-		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference})
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference, InLayout: inLayout})
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}
@@ -40,12 +40,14 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernel
 func (k *oneDNNDense) output() []float32             { return k.y }
 func (k *oneDNNDense) grads() (dw, db, dx []float32) { return k.dw, k.db, k.dx }
 
+// input is the part of x the layer reads: all of it, but for an input in a bf16
+// layout, which fills only the start of the graph's float32 tensor.
 func (k *oneDNNDense) input(xv any) ([]float32, error) {
 	x, ok := xv.([]float32)
-	if !ok || len(x) != k.batch*k.in {
+	if n := k.d.InLen(); !ok || len(x) != k.batch*k.in || len(x) < n {
 		return nil, fmt.Errorf("nn: onednn dense input is %T of %d values, want %d float32 values", xv, lenOf(xv), k.batch*k.in)
 	}
-	return x, nil
+	return x[:k.d.InLen()], nil
 }
 
 func (k *oneDNNDense) forward(xv any, w, b []float32) error {

@@ -175,8 +175,10 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 			}
 			if o.Backend == BackendOneDNN {
 				// The convolutions hand each other activations in oneDNN's layout; the
-				// last one writes the plain layout the dense layer reads.
-				opts.link = convLink{nativeOut: !last}
+				// last one writes the plain layout the dense layer's training
+				// primitives read, or in an inference graph its own layout, which the
+				// dense layer reads as it is.
+				opts.link = convLink{nativeOut: !last || o.Inference, toDense: last}
 				if i > 0 {
 					opts.link.in = nativeLayout(cur)
 				}
@@ -197,7 +199,11 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
-		cur, err = Dense(cur, wn, bn, DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference, Precision: o.Precision})
+		dopts := DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference, Precision: o.Precision}
+		if o.Backend == BackendOneDNN {
+			dopts.in = nativeLayout(cur)
+		}
+		cur, err = Dense(cur, wn, bn, dopts)
 	} else {
 		cur, err = stockDense(cur, wn, bn, b, flat)
 	}

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"github.com/rlpool/rlpool/agent/dnnl"
 	"hash"
 
 	"github.com/chewxy/hm"
@@ -365,6 +366,10 @@ type DenseOpts struct {
 	Backend     Backend    // the kernels; "" means BackendGo
 	Inference   bool       // for a graph never differentiated (ConvOpts.Inference)
 	Precision   Precision  // the oneDNN kernels' arithmetic; "" means PrecisionFP32
+
+	// in is x's oneDNN layout when x is a convolution's output kept in it (see
+	// convLink); only NatureCNN sets it, on inference graphs.
+	in *dnnl.Layout
 }
 
 // Dense applies y = act(x w + b) as one fused op with a fused backward: x (B, In),
@@ -398,9 +403,9 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	l.infer = opts.Inference
 	mode := kernelMode{inference: opts.Inference, precision: opts.Precision}
 	if dt == tensor.Float32 {
-		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, mode)
+		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, mode, opts.in)
 	} else {
-		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX, mode)
+		l.k64, err = newDenseKernels[float64](opts.Backend, B, in, out, act, l.needDX, mode, opts.in)
 	}
 	if err != nil {
 		return nil, err
