@@ -35,10 +35,8 @@ func (l *Layout) Plain() bool {
 // padding, channels innermost. Only such a layout can feed a dense layer directly
 // (DenseConfig.InLayout).
 func (l *Layout) ChannelsLast() bool {
-	md, s := &l.md, l.shape
-	return md.formatKind == formatKindBlocked && md.innerNblks == 0 && md.offset0 == 0 &&
-		md.strides[1] == 1 && md.strides[3] == int64(s[1]) && md.strides[2] == int64(s[3]*s[1]) &&
-		md.strides[0] == int64(s[2]*s[3]*s[1]) && md.paddedDims[1] == int64(s[1])
+	p, err := lib.newMD(l.shape[:], l.md.dataType, tagACDB)
+	return err == nil && lib.mdEqual(p, &l.md)
 }
 
 // String describes the layout in oneDNN's notation: dimensions a, b, c, d (B, C, H, W)

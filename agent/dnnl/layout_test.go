@@ -1,6 +1,7 @@
 package dnnl
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -152,60 +153,66 @@ func TestLayoutConversions(t *testing.T) {
 // TestDenseInLayout feeds a dense inference layer a convolution's output in oneDNN's
 // layout (NativeOut -> DenseConfig.InLayout) and compares its output with the plain
 // chain and with the float64 reference of the plain chain, in float32 and bfloat16,
-// including a channel count (5) that blocked layouts pad.
+// with a channel count that is a multiple of oneDNN's blocks (16) and one that is not
+// (5). A case whose convolution does not write channels-last here is skipped.
 func TestDenseInLayout(t *testing.T) {
 	requireLib(t)
 	for _, bf16 := range []bool{false, true} {
 		for _, cout := range []int{5, 16} {
-			conv := ConvConfig{Batch: 4, Cin: 3, H: 11, W: 11, Cout: cout, K: 3, Stride: 2, ReLU: true, InferenceOnly: true, BF16: bf16}
-			in := cout * 5 * 5
-			dense := DenseConfig{Batch: 4, In: in, Out: 7, ReLU: true, InferenceOnly: true, BF16: bf16}
-			r := rand.New(rand.NewPCG(uint64(cout), 2))
-			x := randF32(r, 4*3*11*11, 1)
-			wc, bc := randF32(r, cout*3*9, 0.3), randF32(r, cout, 0.1)
-			wd, bd := randF32(r, in*7, 0.2), randF32(r, 7, 0.1)
-			run := func(native bool) []float32 {
-				cc := conv
-				cc.NativeOut = native
-				c := newConvOrSkip(t, cc)
-				defer c.Close()
-				dc := dense
-				if native {
-					if l := c.OutLayout(); !l.ChannelsLast() {
-						t.Skipf("the convolution writes %v here, not channels-last: no dense layer reads it", l)
-					}
-					dc.InLayout = c.OutLayout()
-				}
-				d, err := NewDense(dc)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer d.Close()
-				if c.OutLen() != d.InLen() {
-					t.Fatalf("native=%v: the conv writes %d elements, the dense reads %d", native, c.OutLen(), d.InLen())
-				}
-				h, y := make([]float32, c.OutLen()), make([]float32, 4*7)
-				if err := c.Forward(x, 1, wc, bc, h); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.Forward(h, wd, bd, y); err != nil {
-					t.Fatal(err)
-				}
-				return y
-			}
-			plain, native := run(false), run(true)
-			want := refDense(dense, refConv(conv, f64(x), f64(wc), f64(bc)), f64(wd), f64(bd))
-			tol := 1e-5
-			if bf16 {
-				tol = 2e-2
-			}
-			if e := relL2(native, want); e > tol {
-				t.Errorf("bf16 %v, %d channels: native chain differs from the reference by %.2g (tolerance %g)", bf16, cout, e, tol)
-			}
-			if e := relL2(native, f64(plain)); e > tol {
-				t.Errorf("bf16 %v, %d channels: native chain differs from the plain one by %.2g", bf16, cout, e)
-			}
+			t.Run(fmt.Sprintf("bf16_%v_c%d", bf16, cout), func(t *testing.T) { testDenseInLayout(t, bf16, cout) })
 		}
+	}
+}
+
+// testDenseInLayout is one case of TestDenseInLayout.
+func testDenseInLayout(t *testing.T, bf16 bool, cout int) {
+	conv := ConvConfig{Batch: 4, Cin: 3, H: 11, W: 11, Cout: cout, K: 3, Stride: 2, ReLU: true, InferenceOnly: true, BF16: bf16}
+	in := cout * 5 * 5
+	dense := DenseConfig{Batch: 4, In: in, Out: 7, ReLU: true, InferenceOnly: true, BF16: bf16}
+	r := rand.New(rand.NewPCG(uint64(cout), 2))
+	x := randF32(r, 4*3*11*11, 1)
+	wc, bc := randF32(r, cout*3*9, 0.3), randF32(r, cout, 0.1)
+	wd, bd := randF32(r, in*7, 0.2), randF32(r, 7, 0.1)
+	run := func(native bool) []float32 {
+		cc := conv
+		cc.NativeOut = native
+		c := newConvOrSkip(t, cc)
+		defer c.Close()
+		dc := dense
+		if native {
+			if l := c.OutLayout(); !l.ChannelsLast() {
+				t.Skipf("the convolution writes %v here, not channels-last: no dense layer reads it", l)
+			}
+			dc.InLayout = c.OutLayout()
+		}
+		d, err := NewDense(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if c.OutLen() != d.InLen() {
+			t.Fatalf("native=%v: the conv writes %d elements, the dense reads %d", native, c.OutLen(), d.InLen())
+		}
+		h, y := make([]float32, c.OutLen()), make([]float32, 4*7)
+		if err := c.Forward(x, 1, wc, bc, h); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Forward(h, wd, bd, y); err != nil {
+			t.Fatal(err)
+		}
+		return y
+	}
+	plain, native := run(false), run(true)
+	want := refDense(dense, refConv(conv, f64(x), f64(wc), f64(bc)), f64(wd), f64(bd))
+	tol := 1e-5
+	if bf16 {
+		tol = 2e-2
+	}
+	if e := relL2(native, want); e > tol {
+		t.Errorf("bf16 %v, %d channels: native chain differs from the reference by %.2g (tolerance %g)", bf16, cout, e, tol)
+	}
+	if e := relL2(native, f64(plain)); e > tol {
+		t.Errorf("bf16 %v, %d channels: native chain differs from the plain one by %.2g", bf16, cout, e)
 	}
 }
 

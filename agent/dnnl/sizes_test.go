@@ -57,6 +57,7 @@ func TestHeaderLayout(t *testing.T) {
 		"dnnl_a":                                                         tagA,
 		"dnnl_ab":                                                        tagAB,
 		"dnnl_abcd":                                                      tagABCD,
+		"dnnl_acdb":                                                      tagACDB,
 		"dnnl_ba":                                                        tagBA,
 		"dnnl_forward_training":                                          propForwardTraining,
 		"dnnl_forward_inference":                                         propForwardInference,

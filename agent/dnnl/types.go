@@ -28,6 +28,7 @@ const (
 	tagA    = 2  // plain 1-D
 	tagAB   = 3  // plain 2-D, row-major
 	tagABCD = 5  // plain 4-D: nchw / oihw
+	tagACDB = 20 // 4-D channels last: nhwc
 	tagBA   = 22 // 2-D, column-major: inner-product weights (OC, IC) stored as (IC, OC)
 )
 

@@ -44,7 +44,7 @@ func (k *oneDNNDense) grads() (dw, db, dx []float32) { return k.dw, k.db, k.dx }
 // layout, which fills only the start of the graph's float32 tensor.
 func (k *oneDNNDense) input(xv any) ([]float32, error) {
 	x, ok := xv.([]float32)
-	if n := k.d.InLen(); !ok || len(x) != k.batch*k.in || len(x) < n {
+	if !ok || len(x) != k.batch*k.in {
 		return nil, fmt.Errorf("nn: onednn dense input is %T of %d values, want %d float32 values", xv, lenOf(xv), k.batch*k.in)
 	}
 	return x[:k.d.InLen()], nil

@@ -2,13 +2,13 @@ package nn
 
 import (
 	"fmt"
-	"github.com/rlpool/rlpool/agent/dnnl"
 	"hash"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/dnnl"
 	"github.com/rlpool/rlpool/agent/gop"
 )
 
