@@ -152,7 +152,9 @@ func (k *convKernel[T]) backward(x any, w, y, gy []T) error {
 		clear(wk.db)
 	}
 	errs := make([]error, len(k.work))
-	parallelChunks(len(k.work), k.chunks, func(wi, ci int) {
+	// Each worker sums its own chunks' dW and db: fixed ranges, so the sums are the same
+	// on every run.
+	parallelRanges(len(k.work), k.chunks, func(wi, ci int) {
 		wk := &k.work[wi]
 		img0 := ci * k.nb
 		n := min(k.nb, g.B-img0)

@@ -18,7 +18,7 @@ type denseKernel[T Float] struct {
 	g      []T // masked output gradient (B, Out)
 	dw, db []T
 	dx     []T   // (B, In)
-	dbw    [][]T // per-worker bias-gradient partial sums
+	dbw    [][]T // per-task bias-gradient partial sums
 }
 
 func newDenseKernel[T Float](b, in, out int, act Activation, needDX bool) *denseKernel[T] {
@@ -118,33 +118,35 @@ func (k *denseKernel[T]) backward(xv any, w, y, gy []T) error {
 		k.g = make([]T, k.B*k.Out)
 		k.dw = make([]T, k.In*k.Out)
 		k.db = make([]T, k.Out)
-		k.dbw = make([][]T, workers())
-		for i := range k.dbw {
-			k.dbw[i] = make([]T, k.Out)
-		}
 	}
 	if needDX && k.dx == nil {
 		k.dx = make([]T, k.B*k.In)
 	}
+	rows := rowsPerTask(k.B)
+	tasks := (k.B + rows - 1) / rows
+	for len(k.dbw) < tasks {
+		k.dbw = append(k.dbw, make([]T, k.Out))
+	}
 	for _, d := range k.dbw {
 		clear(d)
 	}
-	rows := rowsPerTask(k.B)
-	tasks := (k.B + rows - 1) / rows
-	parallelChunks(len(k.dbw), tasks, func(wi, t int) {
+	// Each task sums its rows' bias gradient into its own buffer (tasks <= workers), and
+	// the buffers are added in task order: the same sum on every run, whichever goroutine
+	// ran which task.
+	parallelChunks(workers(), tasks, func(_, t int) {
 		r0 := t * rows
 		n := min(rows, k.B-r0)
 		for r := r0; r < r0+n; r++ {
 			g := k.g[r*k.Out : (r+1)*k.Out]
 			activationGrad(g, gy[r*k.Out:], y[r*k.Out:], k.act)
-			db := k.dbw[wi][:len(g)]
+			db := k.dbw[t][:len(g)]
 			for i, v := range g {
 				db[i] += v
 			}
 		}
 	})
 	copy(k.db, k.dbw[0])
-	for _, d := range k.dbw[1:] {
+	for _, d := range k.dbw[1:tasks] {
 		for i, v := range d {
 			k.db[i] += v
 		}

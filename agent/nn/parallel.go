@@ -48,6 +48,36 @@ func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
 	wg.Wait()
 }
 
+// parallelRanges runs f(worker, chunk) for chunk = 0..chunks-1 on up to nw goroutines,
+// handing worker w a fixed contiguous range of chunks, visited in ascending order. A
+// worker that accumulates partial sums (a convolution's weight gradient) then sums the
+// same chunks in the same order on every run, and reducing the workers' partials in
+// worker order gives bit-for-bit the same result for a given number of workers. The
+// dynamic handout of parallelChunks would not: which worker sums which chunk, and so the
+// rounding, would follow the scheduler.
+func parallelRanges(nw, chunks int, f func(worker, chunk int)) {
+	nw = max(1, min(nw, chunks))
+	run := func(w int) {
+		for c := w * chunks / nw; c < (w+1)*chunks/nw; c++ {
+			f(w, c)
+		}
+	}
+	if nw == 1 {
+		run(0)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(nw - 1)
+	for w := 1; w < nw; w++ {
+		go func(w int) {
+			defer wg.Done()
+			run(w)
+		}(w)
+	}
+	run(0)
+	wg.Wait()
+}
+
 // gemm is the row-major C = alpha*op(A)*op(B) + beta*C of agent/blas in T, on the
 // calling goroutine (OpenBLAS single-threaded, or gonum when OpenBLAS is missing).
 func gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
