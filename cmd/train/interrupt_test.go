@@ -100,3 +100,33 @@ func TestInterruptAgainQuitsAtOnce(t *testing.T) {
 		t.Errorf("CPU profile not written (%v)", err)
 	}
 }
+
+const lateSignalChild = "RLPOOL_TEST_LATE_SIGNAL_CHILD"
+
+// The second signal of one interruption can arrive after the run has ended and stop
+// has released the signals (a short update, a busy machine): it must not kill the
+// process before it exits with its status. The child interrupts itself, ends the run,
+// signals itself again and must live to say so.
+func TestLateSecondSignalDoesNotKill(t *testing.T) {
+	if os.Getenv(lateSignalChild) != "" {
+		var msgs bytes.Buffer
+		ctx, stop := interruptContext(&msgs, "interrupted", nil)
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the first SIGINT did not cancel the context")
+		}
+		stop()
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(200 * time.Millisecond) // time for a default action to kill us
+		os.Stdout.WriteString("survived\n")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLateSecondSignalDoesNotKill$", "-test.v")
+	cmd.Env = append(os.Environ(), lateSignalChild+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("survived")) {
+		t.Fatalf("the child died of the late signal (%v):\n%s", err, out)
+	}
+}

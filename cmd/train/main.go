@@ -193,7 +193,10 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 // printing msg. A second signal ends the process at once (exit status 130), after
 // running quit (nil: nothing), unless it comes within a second of the first: tools
 // such as timeout(1) signal both the process and its process group, and one
-// interruption must not turn into two. stop, called once, releases the signals.
+// interruption must not turn into two. stop, called once, releases the signals; after an
+// interruption it ignores them instead, since that second signal can arrive after the
+// run has ended, and with the default action restored it would kill the process before
+// it exits with its status.
 func interruptContext(stderr io.Writer, msg string, quit func()) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 2)
@@ -224,7 +227,15 @@ func interruptContext(stderr io.Writer, msg string, quit func()) (ctx context.Co
 			os.Exit(130)
 		}
 	}()
-	return ctx, func() { signal.Stop(sig); close(done); cancel() }
+	return ctx, func() {
+		if ctx.Err() != nil {
+			signal.Ignore(os.Interrupt, syscall.SIGTERM)
+		} else {
+			signal.Stop(sig)
+		}
+		close(done)
+		cancel()
+	}
 }
 
 // startCPUProfile starts a CPU profile written to path (train's and train bench's
