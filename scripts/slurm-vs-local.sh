@@ -4,7 +4,7 @@
 # $OUT, and prints the wall times. Needs bin/train (make build) and root for the
 # cluster, which it starts and stops.
 #
-#   ROUNDS=2 OUT=/tmp/slurm-vs-local docs/slurm-vs-local.sh
+#   ROUNDS=2 OUT=/tmp/slurm-vs-local scripts/slurm-vs-local.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-2}

@@ -4,7 +4,7 @@
 # shared machine's drift hits both alike (how docs/benchmarks.md's build-to-build
 # figures are taken):
 #
-#   docs/ab-emulator.sh d45951f            # BASE commit; ROUNDS=3 by default
+#   scripts/ab-emulator.sh d45951f            # BASE commit; ROUNDS=3 by default
 #
 # Each round runs, for BASE then the working tree: the one-core frame benchmarks of
 # `make bench-emu` (Pong, Breakout, Space Invaders: frames/s, one run each) and
@@ -14,7 +14,7 @@
 # a shared VM's vCPUs all run at full speed. Give it an otherwise idle machine. Reads
 # the ROMs from RLPOOL_ROMS (default: the repository's roms folder).
 set -eu
-BASE=${1:?usage: docs/ab-emulator.sh BASE_COMMIT}
+BASE=${1:?usage: scripts/ab-emulator.sh BASE_COMMIT}
 ROUNDS=${ROUNDS:-3}
 ROOT=$(git rev-parse --show-toplevel)
 ROMS=$(cd "${RLPOOL_ROMS:-$ROOT/roms}" && pwd)

@@ -7,7 +7,7 @@
 #   CGO_ENABLED=0 go build -ldflags='-s -w' -gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4 -o .device/train ./cmd/train
 #   CGO_ENABLED=0 go test -c -ldflags='-s -w' -o .device/nn.test ./agent/nn
 #   gzip -f .device/train .device/nn.test
-#   OUT=/tmp/out docs/sixteen-cores.sh         # on the 16-core machine (needs OpenBLAS)
+#   OUT=/tmp/out scripts/sixteen-cores.sh         # on the 16-core machine (needs OpenBLAS)
 #
 # TRAIN_SECONDS sets each training run's wall time (default 180). Results land in $OUT:
 # log.txt (everything printed) and runs.tgz (both runs' directories, checkpoints left out).

@@ -4,8 +4,8 @@
 # other, so that a shared machine's drift hits all of them alike (how
 # docs/benchmarks.md's backend figures are taken):
 #
-#   docs/pong-backends.sh                     # go and onednn, ROUNDS=3
-#   ROUNDS=2 docs/pong-backends.sh go onednn bf16
+#   scripts/pong-backends.sh                     # go and onednn, ROUNDS=3
+#   ROUNDS=2 scripts/pong-backends.sh go onednn bf16
 #
 # STEPS (default 200000) sets the run length. A backend is go, onednn, or bf16 (onednn
 # with net.precision = bf16). Each line printed is: round, backend, wall seconds of the
