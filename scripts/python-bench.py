@@ -2,7 +2,7 @@
 same options, alternated round by round (the machine is shared: compare within a run).
 
     make build python
-    RLPOOL_ROMS=... PYTHONPATH=.python /usr/bin/python3 python/bench.py --rounds 3
+    RLPOOL_ROMS=... PYTHONPATH=.python /usr/bin/python3 scripts/python-bench.py --rounds 3
 
 For each case it prints the Python loop's rate (random actions from numpy, send then
 recv, fresh arrays), `train bench`'s pool rate, their ratio, and the microseconds per
