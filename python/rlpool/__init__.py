@@ -74,6 +74,9 @@ class PoolSpec:
         self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"]) for f in raw.get("obs_layout") or []}
         self.max_episode_steps = raw["max_episode_steps"] or None
         self.reward_threshold = raw["reward_threshold"]
+        # Frames per second at which the task's pictures play in its own time
+        # (Gymnasium's metadata["render_fps"]); None when the family declares none.
+        self.render_fps = raw.get("render_fps")
         self.num_envs = raw["num_envs"]
         self.batch_size = raw["batch_size"]
 
