@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 
+	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs/atari/vcs"
 )
 
@@ -47,6 +48,8 @@ func ScreenImage(screen []byte, width, height, sx, sy int) (*image.Paletted, err
 	}
 	return img, nil
 }
+
+var _ envpool.Renderer = (*Env)(nil)
 
 // Render returns the emulator's last frame in the console's NTSC colours, each pixel
 // two wide so that the picture has roughly its television aspect (envpool.Renderer):

@@ -13,6 +13,14 @@ import (
 // the mountain car on its hill, the pendulum rod. Pictures are paletted, drawn with the
 // standard library, so a GIF stores them as they are.
 
+// Every env draws itself.
+var (
+	_ envpool.Renderer = (*CartPole)(nil)
+	_ envpool.Renderer = (*Acrobot)(nil)
+	_ envpool.Renderer = (*MountainCar)(nil)
+	_ envpool.Renderer = (*Pendulum)(nil)
+)
+
 // Render draws the cart on its track and the pole (envpool.Renderer): 300 x 200.
 func (e *CartPole) Render() (image.Image, error) { return drawObs(e, 4, drawCartPole), nil }
 

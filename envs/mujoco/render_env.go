@@ -4,6 +4,8 @@ import (
 	"image"
 	"slices"
 	"strings"
+
+	"github.com/rlpool/rlpool/envpool"
 )
 
 // FrameSize is the side of the square pictures Env.FrameRGBA draws for recordings
@@ -23,6 +25,12 @@ type envFrames struct {
 	img  *image.RGBA
 	view View
 }
+
+// An env draws itself, with a system library that may be missing.
+var (
+	_ envpool.Renderer      = (*Env)(nil)
+	_ envpool.RenderChecker = (*Env)(nil)
+)
 
 // CanRender reports whether Render can draw (envpool.RenderChecker): nil when
 // libOSMesa and MuJoCo's renderer load, else an error naming the package to install.

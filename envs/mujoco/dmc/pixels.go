@@ -5,6 +5,7 @@ import (
 	"image"
 	"os"
 
+	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
@@ -128,6 +129,12 @@ type frames struct {
 	r   *mujoco.Renderer
 	img *image.RGBA
 }
+
+// An env draws itself, with a system library that may be missing.
+var (
+	_ envpool.Renderer      = (*Env)(nil)
+	_ envpool.RenderChecker = (*Env)(nil)
+)
 
 // CanRender reports whether Render can draw (envpool.RenderChecker): nil when
 // libOSMesa and MuJoCo's renderer load, else an error naming the package to install.
