@@ -92,6 +92,16 @@ func newCanvas(w, h int, pal color.Palette, bg uint8) *canvas {
 	return &canvas{img: img, scale: 1}
 }
 
+// centredCanvas returns a white 200 x 200 canvas showing world coordinates within
+// span/2 of the origin, which is at its centre: the swinging systems' pictures.
+func centredCanvas(span float64) *canvas {
+	const s = 200
+	c := newCanvas(s, s, palette, white)
+	c.scale = s / span
+	c.ox, c.oy = s/2, s/2
+	return c
+}
+
 // px converts world coordinates to pixel coordinates.
 func (c *canvas) px(x, y float64) (float64, float64) { return c.ox + x*c.scale, c.oy - y*c.scale }
 
@@ -203,10 +213,7 @@ func drawCartPole(o []float64) *image.Paletted {
 // drawAcrobot: obs = cos t1, sin t1, cos t2, sin t2, dt1, dt2; t1 = 0 hangs straight down,
 // t2 is the second link's angle relative to the first. Goal: the tip above y = 1.
 func drawAcrobot(o []float64) *image.Paletted {
-	const s = 200
-	c := newCanvas(s, s, palette, white)
-	c.scale = s / 4.4
-	c.ox, c.oy = s/2, s/2
+	c := centredCanvas(4.4)
 	c.line(-2.2, 1, 2.2, 1, 1, black) // the goal height
 	t1 := math.Atan2(o[1], o[0])
 	t2 := math.Atan2(o[3], o[2])
@@ -261,10 +268,7 @@ func drawMountainCar(o []float64) *image.Paletted {
 
 // drawPendulum: obs = cos theta, sin theta, theta_dot with theta = 0 upright.
 func drawPendulum(o []float64) *image.Paletted {
-	const s = 200
-	c := newCanvas(s, s, palette, white)
-	c.scale = s / 2.4
-	c.ox, c.oy = s/2, s/2
+	c := centredCanvas(2.4)
 	th := math.Atan2(o[1], o[0])
 	c.line(0, 0, -math.Sin(th), math.Cos(th), 16, red)
 	c.disc(0, 0, 4, black)
