@@ -113,6 +113,16 @@ func TestRecordingUsesCapabilities(t *testing.T) {
 		t.Fatalf("%d frames, want the reset's and 3 steps'", rec.Len())
 	}
 	// The env drew every picture into one image: each frame must keep its own.
+	for i, img := range decodeGIF(t, rec).Image {
+		if img.Pix[0] != uint8(i) {
+			t.Errorf("frame %d shows step %d", i, img.Pix[0])
+		}
+	}
+}
+
+// decodeGIF encodes a recording and decodes it again, as a GIF viewer reads it.
+func decodeGIF(t *testing.T, rec *render.Recorder) *gif.GIF {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := rec.Encode(&buf); err != nil {
 		t.Fatal(err)
@@ -121,9 +131,5 @@ func TestRecordingUsesCapabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, img := range g.Image {
-		if img.Pix[0] != uint8(i) {
-			t.Errorf("frame %d shows step %d", i, img.Pix[0])
-		}
-	}
+	return g
 }
