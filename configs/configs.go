@@ -11,6 +11,11 @@ import (
 	"strings"
 )
 
+// DefaultTask is the task of the built-in defaults (internal/config's Default) and of
+// `train bench` without -task: the defaults hold CleanRL's PPO settings for it, and
+// cartpole.toml trains it.
+const DefaultTask = "CartPole-v1"
+
 //go:embed *.toml sweeps/*.toml
 var files embed.FS
 

@@ -105,6 +105,10 @@ type Spec struct {
 	FrameSkip       int      // emulator frames (or physics steps) per env step, for frames/s figures
 	InfoKeys        []string // names of the family's per-row float32 info columns
 	RewardThreshold float64  // score at which the task counts as solved; NaN when none
+	// RenderFPS is the rate, in frames per second, at which the task's pictures
+	// (Renderer) play at the speed of the task's own clock, one picture per env step
+	// (Gymnasium's metadata["render_fps"]); 0 when the family does not say.
+	RenderFPS float64
 	// ObsLayout, when set, names consecutive slices of the flat observation: a task whose
 	// observation is an ordered dict (the control suite's "position", "velocity", ...)
 	// is flattened in that order for the learners, and the layout says where each entry is.

@@ -26,6 +26,12 @@ type Task struct {
 	// New returns the task's spec and a factory for its envs, configured by the
 	// family options. It reports unknown or invalid options as errors naming them.
 	New func(family map[string]any) (envpool.Spec, envpool.Factory, error)
+	// EnvTimeLimit is set by a family whose envs end episodes at a time limit of their
+	// own, the family option max_episode_steps (Atari: EnvPool's 27000 steps), which
+	// also sets the spec's limit. A caller that takes pool and family options from one
+	// table (the Python package's make) then hands max_episode_steps to the family
+	// instead of the pool.
+	EnvTimeLimit bool
 }
 
 var (

@@ -38,6 +38,6 @@
 // waiting for unrolls) and the queue length.
 //
 // Networks: the [net] section's MLP actor and critic for vector observations
-// (CartPole), or the Nature CNN of agent/nn with policy and value heads for stacked
-// Atari frames (Pong). The policy is categorical.
+// (classic control), or the Nature CNN of agent/nn with policy and value heads for
+// stacked Atari frames. The policy is categorical.
 package impala

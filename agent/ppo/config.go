@@ -23,7 +23,7 @@ type Config struct {
 	// steps. Adam's first steps move every weight by about the full rate whatever the
 	// gradient's size, and a dense layer's inputs after ReLU are all positive, so a
 	// unit's weights all move one way and its pre-activation by the rate times the
-	// sum of its inputs: at Pong's sample-efficient rates (about 1e-3) a few such steps
+	// sum of its inputs: at an Atari game's sample-efficient rates (about 1e-3) a few such steps
 	// can push every unit of the CNN's dense layer below zero for good, after which the
 	// features are constant and the run cannot learn (explained variance stays 0).
 	WarmupSteps int64 `toml:"warmup_steps" range:"[0,1e13]" help:"env steps over which the learning rate rises linearly from near 0 to its schedule; 0 disables"`

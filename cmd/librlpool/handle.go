@@ -140,7 +140,9 @@ func intOpt(m map[string]any, key string) (int64, bool, error) {
 }
 
 // parseOptions splits the options JSON into the pool's options and the family's.
-func parseOptions(family, optionsJSON string) (envpool.Options, map[string]any, error) {
+// envTimeLimit (the task's envs.Task.EnvTimeLimit) sends max_episode_steps to the
+// family, whose envs end episodes themselves.
+func parseOptions(envTimeLimit bool, optionsJSON string) (envpool.Options, map[string]any, error) {
 	var m map[string]any
 	if strings.TrimSpace(optionsJSON) != "" {
 		if err := json.Unmarshal([]byte(optionsJSON), &m); err != nil {
@@ -150,9 +152,9 @@ func parseOptions(family, optionsJSON string) (envpool.Options, map[string]any, 
 	o := envpool.Options{NumEnvs: 1}
 	fam := map[string]any{}
 	for k, v := range m {
-		// Atari's time limit is the family's own option (EnvPool's max_episode_steps of
-		// 27000): the env itself truncates and sets the spec's limit.
-		if !poolKeys[k] || (k == "max_episode_steps" && family == "atari") {
+		// A family that keeps its own time limit takes max_episode_steps (Atari's is
+		// EnvPool's 27000): the env itself truncates and sets the spec's limit.
+		if !poolKeys[k] || (k == "max_episode_steps" && envTimeLimit) {
 			if v != nil {
 				fam[k] = v
 			}
@@ -162,7 +164,7 @@ func parseOptions(family, optionsJSON string) (envpool.Options, map[string]any, 
 		key string
 		dst *int
 	}{{"num_envs", &o.NumEnvs}, {"batch_size", &o.BatchSize}, {"num_threads", &o.NumThreads}}
-	if family != "atari" {
+	if !envTimeLimit {
 		ints = append(ints, struct {
 			key string
 			dst *int
@@ -218,7 +220,7 @@ func makeHandle(id, optionsJSON string) (int64, error) {
 	if err != nil {
 		return -1, valueErr("%v", err)
 	}
-	opts, fam, err := parseOptions(task.Family, optionsJSON)
+	opts, fam, err := parseOptions(task.EnvTimeLimit, optionsJSON)
 	if err != nil {
 		return -1, err
 	}
@@ -418,6 +420,10 @@ func (h *handle) specJSON() (string, error) {
 	if s.HasRewardThreshold() {
 		threshold = s.RewardThreshold
 	}
+	var renderFPS any // null when the family declares no rate
+	if s.RenderFPS > 0 {
+		renderFPS = s.RenderFPS
+	}
 	infoKeys := s.InfoKeys
 	if infoKeys == nil {
 		infoKeys = []string{}
@@ -447,6 +453,7 @@ func (h *handle) specJSON() (string, error) {
 		"max_episode_steps":      o.MaxEpisodeSteps,
 		"frame_skip":             s.FrameSkip,
 		"reward_threshold":       threshold,
+		"render_fps":             renderFPS,
 		"auto_reset":             o.AutoReset.String(),
 		"thread_affinity_offset": affinity,
 	}

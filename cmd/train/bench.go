@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlpool/rlpool/configs"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
@@ -48,7 +49,7 @@ type benchResult struct {
 // process so that machine noise hits both alike.
 func runBench(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	task := fs.String("task", "CartPole-v1", "task id (see `train bench -list`)")
+	task := fs.String("task", configs.DefaultTask, "task id (see `train bench -list`)")
 	numEnvs := fs.Int("num-envs", 8, "envs in the pool")
 	batch := fs.Int("batch-size", 0, "rows per batch (0 = num-envs: sync mode)")
 	threads := fs.Int("threads", 0, "worker threads (0 = min(batch, cores))")
@@ -116,7 +117,7 @@ func runBench(args []string) error {
 		return err
 	}
 	// A new pool runs its first second or so well below its steady rate (measured on
-	// Pong-v5: 6-8k steps/s against 10-11k after it), so the first measurement would
+	// an Atari task: 6-8k steps/s against 10-11k after it), so the first measurement would
 	// be an outlier; step it untimed first.
 	if *warmup > 0 {
 		if _, err := runner.measure(actions, time.Duration(*warmup*float64(time.Second))); err != nil {

@@ -33,7 +33,7 @@ func evalMain(args []string, w io.Writer) error {
 	seed := fs.Int64("seed", 1_000_000, "env and sampling seed (apart from training's seeds by default)")
 	maxFrames := fs.Int("max-frames", 5000, "most frames kept in the GIF")
 	random := fs.Bool("random", false, "play uniformly random actions (a baseline; with -task no run is needed)")
-	taskID := fs.String("task", "", "with -random: the task to play, e.g. Pong-v5 or CartPole-v1")
+	taskID := fs.String("task", "", "with -random: the task to play (train bench -list lists them)")
 	var envOpts multiFlag
 	fs.Var(&envOpts, "env-opt", "with -task: family option key=value, e.g. -env-opt roms_dir=roms (repeatable)")
 	if err := fs.Parse(args); err != nil {

@@ -4,7 +4,7 @@
 //	train -config pong            # a config bundled in the binary, from any folder
 //	train -config pong -print     # print the resolved config, run nothing
 //	train -resume runs/cartpole-20260101-120000-s1
-//	train bench -task Pong-v5 -num-envs 16 -batch-size 8
+//	train bench -task TASK -num-envs 16 -batch-size 8  # train bench -list lists the tasks
 //
 // Training writes a run directory (see package internal/rundir). Ctrl-C (SIGINT or
 // SIGTERM) finishes the current update, writes a checkpoint and marks the run

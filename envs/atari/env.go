@@ -208,6 +208,7 @@ func (c EnvConfig) Spec(taskID string, g Game) envpool.Spec {
 		FrameSkip:       c.FrameSkip,
 		InfoKeys:        append([]string(nil), InfoKeys...),
 		RewardThreshold: math.NaN(),
+		RenderFPS:       FrameRate / float64(c.FrameSkip), // one picture per env step
 	}
 }
 

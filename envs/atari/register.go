@@ -27,7 +27,7 @@ func init() {
 		name := g.Name
 		envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 			return newTask(id, name, m)
-		}})
+		}, EnvTimeLimit: true})
 	}
 }
 

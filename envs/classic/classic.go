@@ -28,7 +28,9 @@ func uniform(r *rand.Rand, low, high float64) float64 {
 
 func clip(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
 
-func register(id string, maxSteps int, threshold float64, build func(o *envs.FamilyOptions) (envpool.Spec, func(seed int64) envpool.Env)) {
+// register adds a task with its time limit, reward threshold (NaN: none) and
+// Gymnasium's metadata["render_fps"], the rate its pictures play at.
+func register(id string, maxSteps int, threshold, renderFPS float64, build func(o *envs.FamilyOptions) (envpool.Spec, func(seed int64) envpool.Env)) {
 	envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 		o := envs.NewFamilyOptions(m)
 		spec, mk := build(o)
@@ -36,27 +38,28 @@ func register(id string, maxSteps int, threshold float64, build func(o *envs.Fam
 			return envpool.Spec{}, nil, err
 		}
 		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
+		spec.RenderFPS = renderFPS
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
 	}})
 }
 
 func init() {
-	register("CartPole-v1", 500, 475, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
+	register("CartPole-v1", 500, 475, 50, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
 		sb := o.Bool("sutton_barto_reward", false)
 		return cartPoleSpec(), func(seed int64) envpool.Env { return newCartPole(seed, sb) }
 	})
-	register("Acrobot-v1", 500, -100, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
+	register("Acrobot-v1", 500, -100, 15, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
 		return acrobotSpec(), func(seed int64) envpool.Env { return newAcrobot(seed) }
 	})
-	register("MountainCar-v0", 200, -110, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
+	register("MountainCar-v0", 200, -110, 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
 		gv := o.Float("goal_velocity", 0)
 		return mountainCarSpec(), func(seed int64) envpool.Env { return newMountainCar(seed, gv) }
 	})
-	register("MountainCarContinuous-v0", 999, 90, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
+	register("MountainCarContinuous-v0", 999, 90, 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
 		gv := o.Float("goal_velocity", 0)
 		return mountainCarContinuousSpec(), func(seed int64) envpool.Env { return newMountainCarContinuous(seed, gv) }
 	})
-	register("Pendulum-v1", 200, math.NaN(), func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
+	register("Pendulum-v1", 200, math.NaN(), 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
 		g := o.Float("g", 10.0)
 		o.Check(g > 0, "g", "gravity must be positive, got %v", g)
 		return pendulumSpec(), func(seed int64) envpool.Env { return newPendulum(seed, g) }

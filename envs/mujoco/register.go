@@ -125,6 +125,7 @@ func (d taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, er
 		FrameSkip:       frameSkip,
 		InfoKeys:        append(append([]string{}, b.infoKeys()...), "error"),
 		RewardThreshold: d.rewardThreshold,
+		RenderFPS:       1 / dt, // one picture per env step of simulated time
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil

@@ -4,6 +4,8 @@ import (
 	"image"
 	"slices"
 	"strings"
+
+	"github.com/rlpool/rlpool/envpool"
 )
 
 // FrameSize is the side of the square pictures Env.FrameRGBA draws for recordings
@@ -24,12 +26,21 @@ type envFrames struct {
 	view View
 }
 
-// CanFrame reports whether FrameRGBA can draw: nil when libOSMesa and MuJoCo's
-// renderer load, else an error naming the package to install.
-func (e *Env) CanFrame() error { return LoadOSMesa() }
+// An env draws itself, with a system library that may be missing.
+var (
+	_ envpool.Renderer      = (*Env)(nil)
+	_ envpool.RenderChecker = (*Env)(nil)
+)
+
+// CanRender reports whether Render can draw (envpool.RenderChecker): nil when
+// libOSMesa and MuJoCo's renderer load, else an error naming the package to install.
+func (e *Env) CanRender() error { return LoadOSMesa() }
+
+// Render draws the env's current state (envpool.Renderer): FrameRGBA's picture.
+func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 
 // FrameRGBA draws the env's current state from FrameView at FrameSize x FrameSize,
-// for recordings (internal/render's RGBFramer). The image is the env's own and is
+// for recordings (train eval -gif). The image is the env's own and is
 // overwritten by the next call; copy or convert it before then. The renderer is made
 // at the first call (on any goroutine; see Renderer on threads) and freed by Close.
 func (e *Env) FrameRGBA() (*image.RGBA, error) {
@@ -47,8 +58,8 @@ func (e *Env) FrameRGBA() (*image.RGBA, error) {
 }
 
 // RenderFPS is the task's frame rate in simulated time, Gymnasium's
-// metadata["render_fps"]: one frame per env step, 1/dt.
-func (e *Env) RenderFPS() float64 { return 1 / e.t.dt }
+// metadata["render_fps"]: one frame per env step, 1/dt (the spec's RenderFPS).
+func (e *Env) RenderFPS() float64 { return e.t.spec.RenderFPS }
 
 // FrameView returns the view Gymnasium renders the task's rgb_array frames from
 // (v0.29.1 for v4 tasks, 1.0 for v5; both choose the same way): the model's camera

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/ppo"
+	"github.com/rlpool/rlpool/configs"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -79,7 +80,7 @@ type RunConfig struct {
 // (num_envs, batch_size, num_threads, max_episode_steps, thread_affinity[_offset]) are
 // envpool.Options itself, with its tags.
 type EnvConfig struct {
-	Task            string         `toml:"task" help:"task id, e.g. CartPole-v1"`
+	Task            string         `toml:"task" help:"task id (train bench -list lists them)"`
 	envpool.Options                // the engine's options; the learner sets the seed and auto-reset mode
 	Family          map[string]any `toml:"options" help:"the env family's own options (checked by the family)"`
 	RomsDir         string         `toml:"roms_dir" help:"Atari ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
@@ -101,13 +102,13 @@ func (e EnvConfig) FamilyOptions() map[string]any {
 	return m
 }
 
-// Default returns the built-in defaults: CleanRL's CartPole PPO, and every learner's
-// section at its defaults.
+// Default returns the built-in defaults: CleanRL's PPO on configs.DefaultTask, and
+// every learner's section at its defaults.
 func Default() Config {
 	c := Config{
 		Run: RunConfig{Algo: ppo.Algo, Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
 			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN()},
-		Env:      EnvConfig{Task: "CartPole-v1", Options: envpool.Options{NumEnvs: 4}},
+		Env:      EnvConfig{Task: configs.DefaultTask, Options: envpool.Options{NumEnvs: 4}},
 		Net:      agent.DefaultNetConfig(),
 		Learners: map[string]any{},
 	}
@@ -221,7 +222,7 @@ func (c *Config) checkCombinations() []error {
 		errs = append(errs, fmt.Errorf("run.name = %q: use a non-empty name without slashes", c.Run.Name))
 	}
 	if c.Env.Task == "" {
-		errs = append(errs, fmt.Errorf("env.task is empty: name a task, e.g. CartPole-v1"))
+		errs = append(errs, fmt.Errorf("env.task is empty: name a task (train bench -list lists them; %s is the default)", configs.DefaultTask))
 	}
 	return errs
 }

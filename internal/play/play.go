@@ -5,16 +5,13 @@
 // in plain Go (a few matrix-vector products per step); a Nature CNN runs as a graph on
 // one observation, on the backend net.backend picks. Returns are the env's raw,
 // undiscounted rewards.
-// The first episode can be recorded as an animated GIF: a drawing of the system for
-// classic-control tasks, the env's own frames for envs that implement render.Framer
-// (Atari) or render.RGBFramer (MuJoCo's rendered scenes, reduced to one palette per
-// recording).
+// The first episode can be recorded as an animated GIF of the pictures the env draws of
+// itself (envpool.Renderer), whatever its family, at the task's RenderFPS.
 package play
 
 import (
 	"errors"
 	"fmt"
-	"image"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -23,7 +20,6 @@ import (
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
-	"github.com/rlpool/rlpool/envs/atari"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/render"
 	"github.com/rlpool/rlpool/internal/rundir"
@@ -273,93 +269,31 @@ type Options struct {
 
 // CanRecord reports whether frames of the task can be recorded, and if not, why.
 func (a *Agent) CanRecord() error {
-	if render.CanDrawClassic(a.Spec.TaskID) {
-		return nil
-	}
 	env, err := a.factory(0, 0)
 	if err != nil {
 		return err
 	}
 	defer closeEnv(env)
-	if f := framerOf(env); f != nil {
-		if c, ok := env.(render.FrameChecker); ok {
-			if err := c.CanFrame(); err != nil {
-				return fmt.Errorf("play: cannot draw %s: %w", a.Spec.TaskID, err)
-			}
+	if _, ok := env.(envpool.Renderer); !ok {
+		return fmt.Errorf("play: no way to draw %s: its envs do not draw themselves (envpool.Renderer)", a.Spec.TaskID)
+	}
+	if c, ok := env.(envpool.RenderChecker); ok {
+		if err := c.CanRender(); err != nil {
+			return fmt.Errorf("play: cannot draw %s: %w", a.Spec.TaskID, err)
 		}
-		return nil
-	}
-	return fmt.Errorf("play: no way to draw %s: its envs implement neither render.Framer nor render.RGBFramer and it is not a classic-control task", a.Spec.TaskID)
-}
-
-// FrameDelay is the GIF frame time for a task in hundredths of a second, close to the
-// speed Gymnasium renders it at (CartPole 50 fps, Acrobot 15, Atari 15 with frame
-// skip 4, others 30), or the env's own RenderFPS (MuJoCo: one frame per env step of
-// simulated time), never under the 2 hundredths GIF players keep to.
-func (a *Agent) FrameDelay() int {
-	switch a.Spec.TaskID {
-	case "CartPole-v1":
-		return 2
-	case "Acrobot-v1":
-		return 7
-	case "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1":
-		return 3
-	}
-	if a.factory != nil {
-		if env, err := a.factory(0, 0); err == nil {
-			defer closeEnv(env)
-			if r, ok := env.(interface{ RenderFPS() float64 }); ok && r.RenderFPS() > 0 {
-				return max(2, int(math.Round(100/r.RenderFPS())))
-			}
-		}
-	}
-	return 7
-}
-
-// aleEnv is an Atari env: its emulator's screen is the frame to record.
-type aleEnv interface{ ALE() *atari.ALE }
-
-// aleFramer records an Atari env's last emulated frame in NTSC colours, each pixel
-// two wide so that the picture has roughly its television aspect.
-type aleFramer struct{ env aleEnv }
-
-// Frame returns the emulator's last frame as a new image.
-func (f aleFramer) Frame() (*image.Paletted, error) {
-	ale := f.env.ALE()
-	return render.Atari(ale.Screen(), atari.ScreenWidth, ale.ScreenHeight(), 2, 1)
-}
-
-// rgbFramer records an env's true-colour pictures (a MuJoCo task's rendered scene),
-// reduced to one palette chosen from the first picture (render.Quantizer).
-type rgbFramer struct {
-	env render.RGBFramer
-	q   *render.Quantizer
-}
-
-// Frame returns the env's current picture as a new paletted image.
-func (f *rgbFramer) Frame() (*image.Paletted, error) {
-	img, err := f.env.FrameRGBA()
-	if err != nil {
-		return nil, err
-	}
-	if f.q == nil {
-		f.q = render.NewQuantizer(img)
-	}
-	return f.q.Paletted(img), nil
-}
-
-// framerOf returns how to take frames of env's own pixels, or nil.
-func framerOf(env envpool.Env) render.Framer {
-	if f, ok := env.(render.Framer); ok {
-		return f
-	}
-	if f, ok := env.(render.RGBFramer); ok {
-		return &rgbFramer{env: f}
-	}
-	if e, ok := env.(aleEnv); ok {
-		return aleFramer{e}
 	}
 	return nil
+}
+
+// FrameDelay is the GIF frame time for the task in hundredths of a second: its
+// RenderFPS, the rate its family declares (Gymnasium's, or one picture per step of
+// simulated time), never under the 2 hundredths GIF players keep to; 7 (about 15
+// frames a second) for a task that declares none.
+func (a *Agent) FrameDelay() int {
+	if fps := a.Spec.RenderFPS; fps > 0 {
+		return max(2, int(math.Round(100/fps)))
+	}
+	return 7
 }
 
 func closeEnv(env envpool.Env) {
@@ -397,24 +331,20 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 	rawCol := a.Spec.InfoIndex("reward")
 	act := make([]float32, max(a.Spec.ActionSpace.Size(), 1))
 	rng := agent.NewRand(opts.Seed, agent.StreamEval)
-	framer := framerOf(env)
+	renderer, _ := env.(envpool.Renderer)
+	if opts.Record != nil && renderer == nil {
+		return nil, fmt.Errorf("play: cannot record %s: its envs do not draw themselves (envpool.Renderer)", a.Spec.TaskID)
+	}
+	var frames render.Frames
 	record := func() error {
 		if opts.Record == nil {
 			return nil
 		}
-		if framer != nil {
-			img, err := framer.Frame()
-			if err != nil {
-				return err
-			}
-			opts.Record.Add(img)
-			return nil
-		}
-		img, err := render.Classic(a.Spec.TaskID, obs)
+		pic, err := renderer.Render()
 		if err != nil {
-			return err
+			return fmt.Errorf("play: drawing %s: %w", a.Spec.TaskID, err)
 		}
-		opts.Record.Add(img)
+		opts.Record.Add(frames.Paletted(pic))
 		return nil
 	}
 	var eps []Episode

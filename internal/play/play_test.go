@@ -217,14 +217,7 @@ func TestRandomAgentAtari(t *testing.T) {
 	if len(eps) != 1 || eps[0].Length != 60 {
 		t.Fatalf("episodes %+v, want one cut at 60 steps", eps)
 	}
-	var buf bytes.Buffer
-	if err := rec.Encode(&buf); err != nil {
-		t.Fatal(err)
-	}
-	g, err := gif.DecodeAll(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := decodeGIF(t, rec)
 	if len(g.Image) != 61 || g.Image[0].Bounds().Dx() != 320 || g.Image[0].Bounds().Dy() != 210 {
 		t.Fatalf("%d frames of %v", len(g.Image), g.Image[0].Bounds())
 	}

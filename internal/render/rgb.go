@@ -6,21 +6,6 @@ import (
 	"slices"
 )
 
-// RGBFramer is what an environment implements to be recorded from true-colour
-// pictures, such as a 3-D renderer's (the MuJoCo tasks): FrameRGBA returns the current
-// picture, which the env may overwrite at its next call; the recorder converts it at
-// once with a Quantizer.
-type RGBFramer interface {
-	FrameRGBA() (*image.RGBA, error)
-}
-
-// FrameChecker is implemented by an env whose frames need something that may be
-// missing, such as a system library: CanFrame says what, before an episode is played
-// for nothing.
-type FrameChecker interface {
-	CanFrame() error
-}
-
 // Quantizer reduces the true-colour frames of one recording to a single 256-colour
 // palette: up to 229 colours chosen from the first frame by median cut, which keeps a
 // scene's own tints (a bluish sky, a pale green floor) that any general-purpose

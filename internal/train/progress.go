@@ -125,7 +125,7 @@ func (r *runner) clearProgress() {
 }
 
 // note writes an early-feedback line (envs created, first iteration done) when
-// progress is on, so that a slow start (a Pong pool, a first large rollout) does not
+// progress is on, so that a slow start (an Atari pool, a first large rollout) does not
 // look like a hang.
 func (r *runner) note(format string, args ...any) {
 	if r.opts.Progress {

@@ -1,16 +1,18 @@
 """rlpool from Python, with EnvPool's interface.
 
     import rlpool
-    envs = rlpool.make("CartPole-v1", env_type="gymnasium", num_envs=8)
+    print(rlpool.list_all_envs())  # the task ids
+    envs = rlpool.make(task_id, env_type="gymnasium", num_envs=8)
     obs, info = envs.reset()
-    obs, reward, terminated, truncated, info = envs.step(np.zeros(8, dtype=np.int64))
+    actions = np.zeros(8, dtype=np.int64)  # one per env, for a task with discrete actions
+    obs, reward, terminated, truncated, info = envs.step(actions)
 
 The pool runs in Go (librlpool.so, built by `make python`); this package is pure
 Python, numpy and ctypes. Sync mode (batch_size == num_envs) returns every env in env
 order; async mode (batch_size < num_envs) returns the first batch_size envs to finish,
 and info["env_id"] says which:
 
-    envs = rlpool.make("Pong-v5", num_envs=16, batch_size=8)
+    envs = rlpool.make(task_id, num_envs=16, batch_size=8)
     envs.async_reset()
     while True:
         obs, rew, term, trunc, info = envs.recv()
@@ -74,6 +76,9 @@ class PoolSpec:
         self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"]) for f in raw.get("obs_layout") or []}
         self.max_episode_steps = raw["max_episode_steps"] or None
         self.reward_threshold = raw["reward_threshold"]
+        # Frames per second at which the task's pictures play in its own time
+        # (Gymnasium's metadata["render_fps"]); None when the family declares none.
+        self.render_fps = raw.get("render_fps")
         self.num_envs = raw["num_envs"]
         self.batch_size = raw["batch_size"]
 

@@ -190,6 +190,7 @@ def test_family_spaces_and_step(task, opts, dtype, kind):
 def test_family_specifics():
     with rlpool.make("CartPole-v1") as p:
         assert p.spec.reward_threshold == 475 and p.spec.max_episode_steps == 500
+        assert p.spec.render_fps == 50  # Gymnasium's metadata["render_fps"]
         assert p.action_space.n == 2 and p.observation_space.shape == (4,)
     with rlpool.make("Pendulum-v1", g=9.81) as p:
         assert p.spec.reward_threshold is None and p.action_space.shape == (1,)
@@ -200,6 +201,10 @@ def test_family_specifics():
             assert p.observation_space.shape == (4, 84, 84)
             assert p.action_space.n == 6 and "lives" in p.spec.info_keys
             assert p.spec.max_episode_steps == 27000
+            assert p.spec.render_fps == 15  # 60 emulated frames a second, 4 a step
+        # Atari keeps its own time limit: max_episode_steps goes to the family.
+        with rlpool.make("Pong-v5", max_episode_steps=100) as p:
+            assert p.spec.max_episode_steps == 100
 
 
 # -- trajectories identical to the Go pool's ---------------------------------------------

@@ -5,6 +5,7 @@ import (
 	"image"
 	"os"
 
+	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
 
@@ -129,9 +130,18 @@ type frames struct {
 	img *image.RGBA
 }
 
-// CanFrame reports whether FrameRGBA can draw: nil when libOSMesa and MuJoCo's
-// renderer load, else an error naming the package to install.
-func (e *Env) CanFrame() error { return mujoco.LoadOSMesa() }
+// An env draws itself, with a system library that may be missing.
+var (
+	_ envpool.Renderer      = (*Env)(nil)
+	_ envpool.RenderChecker = (*Env)(nil)
+)
+
+// CanRender reports whether Render can draw (envpool.RenderChecker): nil when
+// libOSMesa and MuJoCo's renderer load, else an error naming the package to install.
+func (e *Env) CanRender() error { return mujoco.LoadOSMesa() }
+
+// Render draws the env's current state (envpool.Renderer): FrameRGBA's picture.
+func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 
 // FrameRGBA draws the env's current state from camera 0, the suite's default for
 // pictures, at FrameSize x FrameSize, for recordings (train eval -gif). The image is
@@ -150,5 +160,6 @@ func (e *Env) FrameRGBA() (*image.RGBA, error) {
 	return e.frames.img, nil
 }
 
-// RenderFPS is the task's frame rate in simulated time: one frame per control step.
-func (e *Env) RenderFPS() float64 { return 1 / (float64(e.t.nSub) * e.t.model.Timestep) }
+// RenderFPS is the task's frame rate in simulated time: one frame per control step
+// (the spec's RenderFPS).
+func (e *Env) RenderFPS() float64 { return e.t.spec.RenderFPS }

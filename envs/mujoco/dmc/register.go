@@ -216,6 +216,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		InfoKeys:        append([]string(nil), InfoKeys...),
 		RewardThreshold: math.NaN(),
 		ObsLayout:       layout,
+		RenderFPS:       1 / (float64(frameSkip) * m.Timestep), // one picture per control step
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
