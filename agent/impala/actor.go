@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -134,7 +135,7 @@ func (a *actor) loop() error {
 			e := int(b.EnvID[i])
 			u, t := a.cur[e], a.t[e]
 			row := logits[i*A : (i+1)*A]
-			act, _ := agent.SampleCategorical(row, a.rng)
+			act, _ := model.SampleCategorical(row, a.rng)
 			u.Action[t] = int32(act)
 			copy(u.Logits[t*A:(t+1)*A], row)
 			if t == 0 {

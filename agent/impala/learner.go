@@ -62,7 +62,7 @@ func New(s agent.Setup, c Config) (*Learner, error) {
 	l := &Learner{cfg: c, setup: s, stop: make(chan struct{}), failed: make(chan struct{}),
 		frameSkip: max(s.Spec.FrameSkip, 1)}
 	var err error
-	if l.net, err = newNet(&s.Spec, c.Network, s.Net, s.Seed); err != nil {
+	if l.net, err = newNet(&s.Spec, s.Net, s.Seed); err != nil {
 		return nil, err
 	}
 	T, B := c.UnrollLength, c.BatchSize

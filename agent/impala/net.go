@@ -7,31 +7,31 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
 // acNet is an actor-critic network's weights and how to build graphs on them: the
-// agent.Policy PPO uses (the [net] MLPs, or the Nature CNN with linear heads), with a
+// model.Policy PPO uses (the [net] MLPs, or the Nature CNN with linear heads), with a
 // categorical head. The learner owns one; each actor owns a clone that it refreshes
 // from weight snapshots, so that no actor ever reads a tensor the optimiser writes.
 type acNet struct {
 	spec    envpool.Spec
-	network string
-	netCfg  agent.NetConfig
+	netCfg  model.NetConfig
 	actDim  int
 	obsSize int
-	policy  *agent.Policy
-	params  []agent.Param // every learnable tensor, in Policy.Params order
+	policy  *model.Policy
+	params  []model.Param // every learnable tensor, in Policy.Params order
 }
 
-// newNet allocates and initialises the network for a spec (impala.network): orthogonal
+// newNet allocates and initialises the network for a spec (net.network): orthogonal
 // init (seeded), policy output gain 0.01 and value output gain 1, as CleanRL's agents.
-func newNet(spec *envpool.Spec, network string, netCfg agent.NetConfig, seed int64) (*acNet, error) {
+func newNet(spec *envpool.Spec, netCfg model.NetConfig, seed int64) (*acNet, error) {
 	if err := checkActions(spec); err != nil {
 		return nil, err
 	}
-	netCfg.Head = agent.HeadCategorical
-	n := &acNet{spec: *spec, network: network, netCfg: netCfg, actDim: spec.ActionSpace.N, obsSize: spec.ObsSpace.Size()}
+	netCfg.Head = model.HeadCategorical
+	n := &acNet{spec: *spec, netCfg: netCfg, actDim: spec.ActionSpace.N, obsSize: spec.ObsSpace.Size()}
 	if err := n.alloc(); err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func newNet(spec *envpool.Spec, network string, netCfg agent.NetConfig, seed int
 }
 
 func (n *acNet) alloc() (err error) {
-	if n.policy, err = agent.NewActorCritic("impala.network", n.network, &n.spec, n.netCfg); err != nil {
+	if n.policy, err = model.New(n.netCfg, &n.spec); err != nil {
 		return err
 	}
 	n.params = n.policy.Params()
@@ -110,13 +110,13 @@ func (ng *netGraph) setObs(i int, b *envpool.Batch, row int) {
 	copy(ng.obsF32[i*b.ObsSize:(i+1)*b.ObsSize], b.RowF32(row))
 }
 
-// CheckSpec reports whether the network a config asks for (impala.network) fits a
+// CheckSpec reports whether the network a config asks for (net.network) fits a
 // task's spaces; configs call it before a run directory is made.
-func CheckSpec(network string, spec *envpool.Spec) error {
+func CheckSpec(net model.NetConfig, spec *envpool.Spec) error {
 	if err := checkActions(spec); err != nil {
 		return err
 	}
-	_, err := agent.ResolveNetwork("impala.network", network, spec)
+	_, err := model.ResolveNetwork(net.Network, spec)
 	return err
 }
 

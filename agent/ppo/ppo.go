@@ -29,6 +29,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
@@ -39,14 +40,14 @@ type Trainer struct {
 	cfg    Config
 	spec   envpool.Spec
 	pool   *envpool.Pool
-	policy *agent.Policy
-	params []agent.Param
+	policy *model.Policy
+	params []model.Param
 
 	// Inference graph: the policy on one batch of batch_size observations.
 	infM   G.VM
 	infG   *G.ExprGraph // the acting graph, whose weights change only in learn
 	infObs *tensor.Dense
-	infPN  *agent.PolicyNodes
+	infPN  *model.PolicyNodes
 	// Copies of the outputs taken as they are computed (G.Read): a node's own value
 	// may be overwritten later in the run when the compiler reuses its register.
 	infOut, infValue G.Value
@@ -61,8 +62,8 @@ type Trainer struct {
 	pcg    *rand.PCG
 	rng    *rand.Rand
 	obsRMS *agent.RunningMeanStd
-	rew    *agent.RewardScaler
-	store  *agent.Rollout
+	rew    *RewardScaler
+	store  *Rollout
 
 	numEnvs, batch, obsDim, actWidth int
 	held                             []float32 // N x obsDim: each env's current raw observation
@@ -110,7 +111,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.params = t.policy.Params()
 	t.obsDim = t.policy.ObsDim
 	t.actWidth = 1
-	if t.policy.Head == agent.HeadGaussian {
+	if t.policy.Head == model.HeadGaussian {
 		t.actWidth = t.policy.ActDim
 	}
 	total := cfg.NumSteps * t.numEnvs
@@ -148,7 +149,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.lr = cfg.LearningRate
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
-	t.rew = agent.NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
+	t.rew = NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
 	t.initObs(total) // held observations and the rollout, float32 or pixels (pixels.go)
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
@@ -183,7 +184,7 @@ func (t *Trainer) NumUpdates() int { return t.numUpdates }
 func (t *Trainer) StepsPerUpdate() int { return t.store.Cap() }
 
 // Policy returns the policy (its weights are the tensors being trained).
-func (t *Trainer) Policy() *agent.Policy { return t.policy }
+func (t *Trainer) Policy() *model.Policy { return t.policy }
 
 // StatNames lists the per-update statistics Iterate returns, in order.
 func StatNames() []string {
@@ -431,7 +432,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			clear(act)
 			for k, i := range mb {
 				t.loadObs(k, i)
-				if t.policy.Head == agent.HeadCategorical {
+				if t.policy.Head == model.HeadCategorical {
 					act[k*t.policy.ActDim+int(t.store.Act[i])] = 1
 				} else {
 					copy(act[k*t.actWidth:(k+1)*t.actWidth], t.store.ActRow(i))

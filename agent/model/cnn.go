@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"fmt"
@@ -11,58 +11,6 @@ import (
 	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/envpool"
 )
-
-// Networks a learner can put under its action and value heads, as spelt in configs
-// (ppo.network; IMPALA's impala.network uses the same words).
-const (
-	NetworkAuto      = "auto"       // nature_cnn for uint8 C x H x W observations, mlp otherwise
-	NetworkMLP       = "mlp"        // separate actor and critic MLPs ([net] hidden sizes)
-	NetworkNatureCNN = "nature_cnn" // one Nature CNN torso shared by a linear actor and critic
-	NetworkSmallCNN  = "small_cnn"  // the same with the smaller torso of the first DQN paper (nn.SmallArch)
-)
-
-// CNNArch returns the torso a CNN network name stands for, or nil for a network
-// without one (mlp).
-func CNNArch(network string) *nn.CNNArch {
-	switch network {
-	case NetworkNatureCNN:
-		return &nn.NatureArch
-	case NetworkSmallCNN:
-		return &nn.SmallArch
-	}
-	return nil
-}
-
-// IsImageSpace reports whether a space holds uint8 images, channels first (C x H x W):
-// what the CNN torsos take.
-func IsImageSpace(s envpool.Space) bool {
-	return s.DType == envpool.Uint8 && len(s.Shape) == 3
-}
-
-// ResolveNetwork returns the network a config's network key asks for on a task, or an
-// error that names key and says what fits: auto picks nature_cnn for image observations
-// and mlp for float32 vectors; nature_cnn and small_cnn need images.
-func ResolveNetwork(key, network string, spec *envpool.Spec) (string, error) {
-	img := IsImageSpace(spec.ObsSpace)
-	switch network {
-	case NetworkAuto, "":
-		if img {
-			return NetworkNatureCNN, nil
-		}
-		network = NetworkMLP
-	case NetworkMLP, NetworkNatureCNN, NetworkSmallCNN:
-	default:
-		return "", fmt.Errorf("%s = %q: use auto, mlp, nature_cnn or small_cnn", key, network)
-	}
-	switch {
-	case CNNArch(network) != nil && !img:
-		return "", fmt.Errorf("%s = %s needs uint8 image observations (C x H x W); %s has %v %v (use mlp or auto)",
-			key, network, spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
-	case network == NetworkMLP && spec.ObsSpace.DType != envpool.Float32:
-		return "", fmt.Errorf("%s = mlp needs float32 observations; %s has %v (use nature_cnn or auto)", key, spec.TaskID, spec.ObsSpace.DType)
-	}
-	return network, nil
-}
 
 // CNNTorso is a convolutional torso of the DQN family (nn.CNNArch: the Nature CNN,
 // conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1, dense 512, ReLU after each, or the

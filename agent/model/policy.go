@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"fmt"
@@ -18,23 +18,6 @@ const (
 	HeadCategorical = "categorical"
 	HeadGaussian    = "gaussian"
 )
-
-// NetConfig is the [net] section of a config: the actor-critic MLPs.
-type NetConfig struct {
-	Hidden     []int   `toml:"hidden" help:"hidden layer sizes of both the actor and the critic MLP"`
-	Activation string  `toml:"activation" oneof:"tanh|relu" help:"activation after each hidden layer"`
-	Head       string  `toml:"head" oneof:"auto|categorical|gaussian" help:"action distribution; auto picks from the action space"`
-	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
-	OrthoInit  bool    `toml:"ortho_init" help:"orthogonal init (gains sqrt 2, 0.01 policy, 1 value) instead of PyTorch's default"`
-	Backend    string  `toml:"backend" oneof:"auto|onednn|go" help:"kernels of the network's layers: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops), auto (oneDNN when its library loads)"`
-	Precision  string  `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's layers, acting and training (weights stay float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (Intel AMX; AMD Zen 4)"`
-}
-
-// DefaultNetConfig is CleanRL's classic-control network: 64-64 tanh, orthogonal init.
-func DefaultNetConfig() NetConfig {
-	return NetConfig{Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true, Backend: string(nn.BackendAuto),
-		Precision: string(nn.PrecisionFP32)}
-}
 
 // ResolveHead returns the head a config asks for on an action space, or an error naming
 // net.head when the two do not fit (a categorical head on a box, a Gaussian on Discrete).
@@ -69,46 +52,12 @@ type Policy struct {
 	// features to Actor and Critic, which are then single linear layers.
 	Torso *CNNTorso
 	// Backend is the CNN torso's kernels in every graph Build makes
-	// (net.backend, resolved by NewActorCritic).
+	// (net.backend, decided by Resolve).
 	Backend nn.Backend
 	// Precision is the CNN torso's arithmetic in every graph Build and BuildInference
 	// make (net.precision).
 	Precision nn.Precision
 	cfg       NetConfig
-}
-
-// NewActorCritic builds the policy a config asks for on a spec: network is the
-// learner's network key (auto, mlp, nature_cnn or small_cnn; key names it in errors, e.g.
-// "ppo.network"), cfg the [net] section. It resolves net.backend too.
-func NewActorCritic(key, network string, spec *envpool.Spec, cfg NetConfig) (*Policy, error) {
-	network, err := ResolveNetwork(key, network, spec)
-	if err != nil {
-		return nil, err
-	}
-	var p *Policy
-	if arch := CNNArch(network); arch != nil {
-		p, err = NewCNNPolicy(spec, cfg, arch)
-	} else {
-		p, err = NewPolicy(spec, cfg, tensor.Float32)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if p.Backend, _, err = nn.ResolveBackend(cfg.Backend); err != nil {
-		return nil, fmt.Errorf("net.backend: %w", err)
-	}
-	if p.Precision, err = nn.ParsePrecision(cfg.Precision); err != nil {
-		return nil, err
-	}
-	if p.Precision == nn.PrecisionBF16 {
-		switch {
-		case p.Torso == nil:
-			return nil, fmt.Errorf("net.precision = bf16 applies to CNN torsos; %s's network is an MLP (use fp32)", spec.TaskID)
-		case p.Backend != nn.BackendOneDNN:
-			return nil, fmt.Errorf("net.precision = bf16 runs on the onednn backend, and this run's is %s (install libdnnl2 with make deps, or use fp32)", p.Backend)
-		}
-	}
-	return p, nil
 }
 
 // NewPolicy allocates a policy for a spec's spaces.
@@ -202,13 +151,12 @@ func (p *Policy) build(g *G.ExprGraph, obs *G.Node, k TorsoKernels) (*PolicyNode
 			return nil, err
 		}
 	}
-	// The backend runs the torso; the heads and MLP bodies stay on the Go kernels,
-	// whose small GEMMs gain nothing from oneDNN's thread hand-offs (and tanh is Go's).
-	out, an, err := p.Actor.Build(g, obs, nn.BackendGo)
+	// The backend runs the torso; the heads and MLP bodies run on mlpBackend.
+	out, an, err := p.Actor.Build(g, obs, mlpBackend)
 	if err != nil {
 		return nil, err
 	}
-	v, cn, err := p.Critic.Build(g, obs, nn.BackendGo)
+	v, cn, err := p.Critic.Build(g, obs, mlpBackend)
 	if err != nil {
 		return nil, err
 	}

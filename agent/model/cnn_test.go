@@ -1,4 +1,4 @@
-package agent
+package model
 
 import (
 	"math"
@@ -158,7 +158,7 @@ func scalar64(v G.Value) float64 {
 }
 
 // The small torso has the first DQN paper's layers under the same names as the Nature
-// CNN's, and a checkpoint of one does not load into the other.
+// CNN's (agent's checkpoint tests check that one does not load into the other).
 func TestSmallCNNPolicy(t *testing.T) {
 	spec := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84),
 		ActionSpace: envpool.DiscreteSpace(6)}
@@ -177,21 +177,7 @@ func TestSmallCNNPolicy(t *testing.T) {
 			t.Errorf("%s: shape %v, want %v", p.Name, p.T.Shape(), sh)
 		}
 	}
-	nature, err := NewCNNPolicy(&spec, DefaultNetConfig(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck := &Checkpoint{F32: map[string][]float32{}}
-	ck.PutParams("", nature.Params())
-	if err := ck.GetParams("", small.Params()); err == nil {
-		t.Error("a Nature CNN checkpoint loaded into the small torso")
-	}
-	ck = &Checkpoint{F32: map[string][]float32{}}
-	ck.PutParams("", small.Params())
-	if err := ck.GetParams("", nature.Params()); err == nil {
-		t.Error("a small torso's checkpoint loaded into the Nature CNN")
-	}
-	if _, err := ResolveNetwork("ppo.network", NetworkSmallCNN, &spec); err != nil {
+	if _, err := ResolveNetwork(NetworkSmallCNN, &spec); err != nil {
 		t.Errorf("small_cnn on pixels: %v", err)
 	}
 }
@@ -213,8 +199,8 @@ func TestPrecisionRefused(t *testing.T) {
 		{&pix, "small_cnn", "go", "fp16", "use fp32 or bf16"},
 	} {
 		cfg := DefaultNetConfig()
-		cfg.Backend, cfg.Precision = c.backend, c.precision
-		p, err := NewActorCritic("ppo.network", c.network, c.spec, cfg)
+		cfg.Network, cfg.Backend, cfg.Precision = c.network, c.backend, c.precision
+		p, err := New(cfg, c.spec)
 		switch {
 		case c.wantErr == "" && err != nil:
 			t.Errorf("%s %s %s: %v", c.spec.TaskID, c.backend, c.precision, err)
