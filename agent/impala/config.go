@@ -12,10 +12,10 @@ const (
 // root), entropy cost 0.01, baseline cost 0.5, gamma 0.99, rewards clipped to [-1, 1],
 // global gradient norm clipped at 40, and V-trace truncation levels of 1.
 type Config struct {
-	UnrollLength int    `toml:"unroll_length" range:"[1,100000]" help:"T: env steps per unroll (each unroll carries T+1 observations)"`
-	BatchSize    int    `toml:"batch_size" range:"[1,100000]" help:"B: unrolls per learner step"`
-	NumActors    int    `toml:"num_actors" range:"[1,1024]" help:"actor goroutines; each drives its own pool of env.num_envs envs"`
-	QueueSize    int    `toml:"queue_size" range:"[1,1000000]" help:"bound of the actor-to-learner queue, in unrolls (actors wait when it is full)"`
+	UnrollLength int `toml:"unroll_length" range:"[1,100000]" help:"T: env steps per unroll (each unroll carries T+1 observations)"`
+	BatchSize    int `toml:"batch_size" range:"[1,100000]" help:"B: unrolls per learner step"`
+	NumActors    int `toml:"num_actors" range:"[1,1024]" help:"actor goroutines; each drives its own pool of env.num_envs envs"`
+	QueueSize    int `toml:"queue_size" range:"[1,1000000]" help:"bound of the actor-to-learner queue, in unrolls (actors wait when it is full)"`
 
 	LearningRate    float64 `toml:"learning_rate" range:"(0,1]" help:"optimiser step size"`
 	AnnealLR        bool    `toml:"anneal_lr" help:"decay the learning rate linearly to 0 over run.total_steps"`

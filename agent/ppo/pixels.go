@@ -91,10 +91,10 @@ func (t *Trainer) updateObsStats(b *envpool.Batch) {
 func (t *Trainer) inputHeld(k, e int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.infObs.Data().([]uint8)[k*d:(k+1)*d], t.heldU8[e*d:(e+1)*d])
+		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], t.heldU8[e*d:(e+1)*d])
 		return
 	}
-	in := t.infObs.Data().([]float32)
+	in := t.acting.Obs.Data().([]float32)
 	t.normalized(t.held[e*d:(e+1)*d], in[k*d:(k+1)*d])
 }
 
@@ -103,16 +103,16 @@ func (t *Trainer) inputHeld(k, e int) {
 func (t *Trainer) inputFinal(k int, b *envpool.Batch, i int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.infObs.Data().([]uint8)[k*d:(k+1)*d], b.FinalObsU8[i*d:(i+1)*d])
+		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], b.FinalObsU8[i*d:(i+1)*d])
 		return
 	}
-	in := t.infObs.Data().([]float32)
+	in := t.acting.Obs.Data().([]float32)
 	t.normalized(b.FinalObsF32[i*d:(i+1)*d], in[k*d:(k+1)*d])
 }
 
 // clearInput zeroes the inference graph's input (rows not written stay defined).
 func (t *Trainer) clearInput() {
-	switch in := t.infObs.Data().(type) {
+	switch in := t.acting.Obs.Data().(type) {
 	case []float32:
 		clear(in)
 	case []uint8:
@@ -125,10 +125,10 @@ func (t *Trainer) clearInput() {
 func (t *Trainer) storeObs(slot, k int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.store.ObsRowU8(slot), t.infObs.Data().([]uint8)[k*d:(k+1)*d])
+		copy(t.store.ObsRowU8(slot), t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d])
 		return
 	}
-	copy(t.store.ObsRow(slot), t.infObs.Data().([]float32)[k*d:(k+1)*d])
+	copy(t.store.ObsRow(slot), t.acting.Obs.Data().([]float32)[k*d:(k+1)*d])
 }
 
 // loadObs copies the rollout slot's observation into row k of the training graph's

@@ -30,7 +30,6 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/model"
-	"github.com/rlpool/rlpool/agent/nn"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -43,14 +42,9 @@ type Trainer struct {
 	policy *model.Policy
 	params []model.Param
 
-	// Inference graph: the policy on one batch of batch_size observations.
-	infM   G.VM
-	infG   *G.ExprGraph // the acting graph, whose weights change only in learn
-	infObs *tensor.Dense
-	infPN  *model.PolicyNodes
-	// Copies of the outputs taken as they are computed (G.Read): a node's own value
-	// may be overwritten later in the run when the compiler reuses its register.
-	infOut, infValue G.Value
+	// The acting pass: the policy's inference graph on one batch of batch_size
+	// observations, whose weights change only in learn.
+	acting *model.Forward
 	// Training graph: the loss on one minibatch.
 	train  *lossGraph
 	trainM G.VM
@@ -126,18 +120,12 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (docs/design/custom-ops.md).
-	gi := G.NewGraph()
-	var obs *G.Node
-	obs, t.infObs = t.policy.ObsInput(gi, tensor.Float32, "obs", t.batch)
-	if t.infPN, err = t.policy.BuildInference(gi, obs); err != nil {
+	if t.acting, err = model.NewForward(t.policy, t.batch); err != nil {
 		return nil, err
 	}
-	G.Read(t.infPN.Out, &t.infOut)
-	G.Read(t.infPN.Value, &t.infValue)
 	if t.train, err = buildLoss(t.policy, cfg, total/cfg.NumMinibatches, tensor.Float32); err != nil {
 		return nil, err
 	}
-	t.infM, t.infG = G.NewTapeMachine(gi), gi
 	// Gradients go into the weights' dual values, which the in-place Adam reads, clips
 	// by their global norm (item 11) and zeroes.
 	t.trainM = G.NewTapeMachine(t.train.g, G.BindDualValues(t.train.pn.Params...))
@@ -252,7 +240,7 @@ func (t *Trainer) reset() error {
 func (t *Trainer) collect() error {
 	// The weights stay as the last update (or Load) left them until the next learn:
 	// the acting graph's layers convert them once for the whole rollout and values.
-	nn.WeightsFixed(t.infG)
+	t.acting.WeightsFixed()
 	t.store.Clear()
 	total := t.store.Cap()
 	acted := 0
@@ -294,13 +282,13 @@ func (t *Trainer) normalized(raw, dst []float32) {
 	copy(dst, raw)
 }
 
-// forward runs the inference graph on the rows already written into infObs.
+// forward runs the acting pass on the rows already written into its input.
 func (t *Trainer) forward() (out, values []float32, err error) {
-	defer t.infM.Reset()
-	if err := t.infM.RunAll(); err != nil {
-		return nil, nil, fmt.Errorf("ppo: policy forward pass: %w", err)
+	out, values, err = t.acting.Run()
+	if err != nil {
+		return nil, nil, fmt.Errorf("ppo: %w", err)
 	}
-	return t.infOut.Data().([]float32), t.infValue.Data().([]float32), nil
+	return out, values, nil
 }
 
 // act samples actions for the envs in ids from their current observations, stores the
