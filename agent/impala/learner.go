@@ -11,6 +11,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/optim"
 )
 
@@ -250,14 +251,7 @@ func (l *Learner) fill() float64 {
 
 // logSoftmaxAt returns log softmax(z)[a].
 func logSoftmaxAt(z []float32, a int) float64 {
-	m := math.Inf(-1)
-	for _, v := range z {
-		m = math.Max(m, float64(v))
-	}
-	s := 0.0
-	for _, v := range z {
-		s += math.Exp(float64(v) - m)
-	}
+	m, s := model.SoftmaxShift(z)
 	return float64(z[a]) - m - math.Log(s)
 }
 

@@ -62,7 +62,7 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 	}
 	dLogits := append([]float64(nil), grads[0].Value().Data().([]float64)...)
 	dValues := append([]float64(nil), grads[1].Value().Data().([]float64)...)
-	if got := scalarOf(loss.Value()); math.Abs(got-st.total) > 1e-12 {
+	if got := model.ScalarValue(loss.Value()); math.Abs(got-st.total) > 1e-12 {
 		t.Fatalf("loss node %g, state %g", got, st.total)
 	}
 	if st.rhoClipped == 0 {
@@ -146,7 +146,7 @@ func TestLossGradientThroughNetwork(t *testing.T) {
 		if err := m.RunAll(); err != nil {
 			t.Fatal(err)
 		}
-		return scalarOf(loss.Value())
+		return model.ScalarValue(loss.Value())
 	}
 	if err := m.RunAll(); err != nil {
 		t.Fatal(err)

@@ -128,7 +128,7 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 	for _, l := range ls {
 		wantH += 0.5 * math.Log(2*math.Pi*math.E*math.Exp(2*l))
 	}
-	near("entropy", scalar64(entV), wantH)
+	near("entropy", ScalarValue(entV), wantH)
 
 	// Acting: Sample's log-probability is the same Gaussian's for the action it draws,
 	// and Greedy acts with the mean.
@@ -145,16 +145,6 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 	if !slices.Equal(a, outF) {
 		t.Errorf("greedy action %v, want the mean %v", a, outF)
 	}
-}
-
-func scalar64(v G.Value) float64 {
-	switch x := v.Data().(type) {
-	case float32:
-		return float64(x)
-	case []float32:
-		return float64(x[0])
-	}
-	return math.NaN()
 }
 
 // The small torso has the first DQN paper's layers under the same names as the Nature

@@ -172,3 +172,98 @@ func New(cfg NetConfig, spec *envpool.Spec) (*Policy, error) {
 	p.Backend, p.Precision = c.Backend, c.Precision
 	return p, nil
 }
+
+// Action heads, as spelt in configs.
+const (
+	HeadAuto        = "auto" // categorical for Discrete action spaces, Gaussian for boxes
+	HeadCategorical = "categorical"
+	HeadGaussian    = "gaussian"
+)
+
+// ResolveHead returns the head a config asks for on an action space, or an error naming
+// net.head when the two do not fit (a categorical head on a box, a Gaussian on Discrete).
+func ResolveHead(head string, space envpool.Space) (string, error) {
+	want := HeadCategorical
+	if space.Kind == envpool.Box {
+		want = HeadGaussian
+	}
+	switch head {
+	case HeadAuto, "":
+		return want, nil
+	case want:
+		return head, nil
+	case HeadCategorical, HeadGaussian:
+		return "", fmt.Errorf("net.head = %q does not fit the task's action space %v: use %q (or \"auto\")", head, space, want)
+	}
+	return "", fmt.Errorf("net.head = %q: use auto, categorical or gaussian", head)
+}
+
+// NewPolicy allocates a policy for a spec's spaces.
+func NewPolicy(spec *envpool.Spec, cfg NetConfig, dt tensor.Dtype) (*Policy, error) {
+	head, err := ResolveHead(cfg.Head, spec.ActionSpace)
+	if err != nil {
+		return nil, err
+	}
+	p := &Policy{ObsDim: spec.ObsSpace.Size(), cfg: cfg}
+	p.setHead(head, spec.ActionSpace, dt)
+	sizes := func(out int) []int {
+		s := append([]int{p.ObsDim}, cfg.Hidden...)
+		return append(s, out)
+	}
+	if p.Actor, err = NewMLP("actor", sizes(p.ActDim), cfg.Activation, 0.01, dt); err != nil {
+		return nil, err
+	}
+	if p.Critic, err = NewMLP("critic", sizes(1), cfg.Activation, 1.0, dt); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// NewCNNPolicy allocates CleanRL's Atari actor-critic for a spec with uint8 C x H x W
+// observations: one CNN torso (arch; nil means the Nature CNN, whose 512 features are
+// CleanRL's) whose features feed a linear actor
+// (orthogonal gain 0.01) and a linear critic (gain 1). The actor's outputs are the
+// logits of a categorical head for Discrete actions, or the means of a diagonal
+// Gaussian for a Box, whose state-independent log std (net.init_log_std) is the MLP
+// policy's. Only cfg.Head, cfg.OrthoInit and cfg.InitLogStd are read from cfg; the
+// torso has no hidden sizes to choose. PPO, IMPALA and evaluation all build it, so
+// their checkpoints name its weights alike: conv1_w ... dense_b, actor.w0, actor.b0,
+// actor.logstd (Gaussian), critic.w0, critic.b0.
+func NewCNNPolicy(spec *envpool.Spec, cfg NetConfig, arch *nn.CNNArch) (*Policy, error) {
+	if !IsImageSpace(spec.ObsSpace) {
+		return nil, fmt.Errorf("agent: a CNN policy needs uint8 C x H x W observations; %s has %v %v", spec.TaskID, spec.ObsSpace.DType, spec.ObsSpace.Shape)
+	}
+	head, err := ResolveHead(cfg.Head, spec.ActionSpace)
+	if err != nil {
+		return nil, err
+	}
+	sh := spec.ObsSpace.Shape
+	p := &Policy{ObsDim: spec.ObsSpace.Size(), cfg: cfg}
+	p.setHead(head, spec.ActionSpace, tensor.Float32)
+	if p.Torso, err = NewCNNTorso(arch, sh[0], sh[1], sh[2]); err != nil {
+		return nil, err
+	}
+	feat := p.Torso.Arch.Features
+	// One-layer MLPs: their only layer is the output layer, so Act is never applied.
+	if p.Actor, err = NewMLP("actor", []int{feat, p.ActDim}, ActReLU, 0.01, tensor.Float32); err != nil {
+		return nil, err
+	}
+	if p.Critic, err = NewMLP("critic", []int{feat, 1}, ActReLU, 1.0, tensor.Float32); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// setHead gives the policy a resolved head on an action space: its output size
+// (choices or action dimensions) and, for a Gaussian, the state-independent log std
+// vector "actor.logstd" that Init sets to net.init_log_std. MLP and CNN policies share
+// it, so their Gaussian heads are one and the same.
+func (p *Policy) setHead(head string, space envpool.Space, dt tensor.Dtype) {
+	p.Head = head
+	if head == HeadCategorical {
+		p.ActDim = space.N
+		return
+	}
+	p.ActDim = space.Size()
+	p.LogStd = &Param{"actor.logstd", tensor.New(tensor.WithShape(1, p.ActDim), tensor.Of(dt))}
+}

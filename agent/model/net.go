@@ -11,17 +11,6 @@ import (
 	"github.com/rlpool/rlpool/agent/nn"
 )
 
-// Param is one learnable tensor with a stable name. The name is the tensor's key in
-// checkpoints and optimiser state, so it must not change between versions.
-type Param struct {
-	Name string
-	T    *tensor.Dense
-}
-
-// F32 returns the float32 backing array of the param (it panics for float64 params,
-// which only tests build).
-func (p Param) F32() []float32 { return p.T.Data().([]float32) }
-
 // Activations the MLP bodies support, as spelt in configs (net.activation).
 const (
 	ActTanh = string(nn.Tanh)
@@ -93,66 +82,6 @@ func (m *MLP) Init(rng *rand.Rand, ortho bool) {
 	}
 }
 
-// SetFloat64s copies vals into a float32 or float64 tensor's backing array.
-func SetFloat64s(t *tensor.Dense, vals []float64) {
-	switch d := t.Data().(type) {
-	case []float32:
-		for i := range d {
-			d[i] = float32(vals[i])
-		}
-	case []float64:
-		copy(d, vals)
-	}
-}
-
-// Float64s returns a copy of a float32 or float64 tensor's values as float64.
-func Float64s(t *tensor.Dense) []float64 {
-	switch d := t.Data().(type) {
-	case []float32:
-		out := make([]float64, len(d))
-		for i, v := range d {
-			out[i] = float64(v)
-		}
-		return out
-	case []float64:
-		return append([]float64(nil), d...)
-	}
-	return nil
-}
-
-// Input makes a graph input node bound to a fresh zero tensor of the given shape; feed
-// it by writing into the tensor's backing array (the graph is built once and reused).
-func Input(g *G.ExprGraph, dt tensor.Dtype, name string, shape ...int) (*G.Node, *tensor.Dense) {
-	t := tensor.New(tensor.WithShape(shape...), tensor.Of(dt))
-	return Bind(g, t, name), t
-}
-
-// Bind makes a node of g bound to an existing tensor (weights shared between graphs, or
-// an input the caller feeds).
-func Bind(g *G.ExprGraph, t *tensor.Dense, name string) *G.Node {
-	if t.Dims() == 1 {
-		return G.NewVector(g, t.Dtype(), G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t))
-	}
-	return G.NewMatrix(g, t.Dtype(), G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t))
-}
-
-// Ones returns a rows x 1 input of ones. Bias rows are added as ones x b (a rank-one
-// product) rather than with Gorgonia's broadcasting, whose gradient paths are less
-// exercised.
-func Ones(g *G.ExprGraph, dt tensor.Dtype, name string, rows int) *G.Node {
-	n, t := Input(g, dt, name, rows, 1)
-	SetFloat64s(t, constSlice(rows, 1))
-	return n
-}
-
-func constSlice(n int, v float64) []float64 {
-	s := make([]float64, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
-
 // Build adds the MLP applied to x (batch x Sizes[0]) to g, with weight nodes bound to
 // the MLP's tensors, and returns the output (batch x out) and the weight nodes in
 // Params order. Layers are nn.Dense ops on the backend chosen (BackendGo for "").
@@ -206,4 +135,286 @@ func stockDense(x, w, b *G.Node, act nn.Activation) (*G.Node, error) {
 		return G.Rectify(h)
 	}
 	return h, nil
+}
+
+// CNNTorso is a convolutional torso of the DQN family (nn.CNNArch: the Nature CNN,
+// conv 32 8x8/4, conv 64 4x4/2, conv 64 3x3/1, dense 512, ReLU after each, or the
+// smaller nn.SmallArch; docs/design/algorithms.md) as plain weight tensors that every
+// graph built from it binds, like MLP's. Graphs are built from agent/nn's
+// fused ops: the first layer reads raw uint8 pixels and folds the 1/255 scale into its
+// GEMMs, so observations are never converted to float32 outside the network.
+type CNNTorso struct {
+	C, H, W int         // input planes and size
+	Arch    *nn.CNNArch // its layers
+	Params  []Param     // conv1_w conv1_b ... dense_w dense_b
+}
+
+// NewCNNTorso allocates the weights of arch (nil: the Nature CNN) for C x H x W inputs
+// (all zero until Init). The parameter names and shapes are nn.NatureCNN's, so
+// checkpoints of PPO and IMPALA name the torso alike.
+func NewCNNTorso(arch *nn.CNNArch, c, h, w int) (torso *CNNTorso, err error) {
+	if arch == nil {
+		arch = &nn.NatureArch
+	}
+	defer func() { // nn.NatureCNN panics on inputs it cannot take
+		if r := recover(); r != nil {
+			torso, err = nil, fmt.Errorf("agent: CNN torso on %dx%dx%d inputs: %v", c, h, w, r)
+		}
+	}()
+	// A throwaway graph on one observation tells the parameters' names and shapes.
+	g := G.NewGraph()
+	x := G.NewTensor(g, tensor.Uint8, 4, G.WithShape(1, c, h, w), G.WithName("obs"),
+		G.WithValue(tensor.New(tensor.WithShape(1, c, h, w), tensor.Of(tensor.Uint8))))
+	_, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Arch: arch})
+	torso = &CNNTorso{C: c, H: h, W: w, Arch: arch}
+	for _, p := range ps {
+		torso.Params = append(torso.Params, Param{Name: p.Name(),
+			T: tensor.New(tensor.WithShape(p.Shape().Clone()...), tensor.Of(tensor.Float32))})
+	}
+	return torso, nil
+}
+
+// Init sets orthogonal weights with gain sqrt 2 (rows are the output channels, as
+// PyTorch's orthogonal_ flattens a kernel) and zero biases, as CleanRL's Atari agent.
+func (t *CNNTorso) Init(rng *rand.Rand) {
+	for _, p := range t.Params {
+		sh := p.T.Shape()
+		if len(sh) == 1 {
+			clear(p.F32())
+			continue
+		}
+		SetFloat64s(p.T, nn.Orthogonal(sh[0], sh.TotalSize()/sh[0], math.Sqrt2, rng))
+	}
+}
+
+// TorsoKernels chooses the kernels a torso's graph runs on: the backend, their
+// arithmetic, and whether the graph is for inference only (see nn.NatureOpts).
+type TorsoKernels struct {
+	Backend   nn.Backend
+	Inference bool
+	Precision nn.Precision
+}
+
+// Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, on the
+// kernels k chooses, and returns the (batch, Arch.Features) features and the weight
+// nodes in Params order.
+func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, k TorsoKernels) (features *G.Node, params G.Nodes, err error) {
+	sh := x.Shape()
+	if sh.Dims() != 4 || sh[1] != t.C || sh[2] != t.H || sh[3] != t.W || x.Dtype() != tensor.Uint8 {
+		return nil, nil, fmt.Errorf("agent: the CNN torso takes uint8 (batch, %d, %d, %d) input, got %v %v", t.C, t.H, t.W, x.Dtype(), sh)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			features, params, err = nil, nil, fmt.Errorf("agent: build the CNN torso: %v", r)
+		}
+	}()
+	vals := make([]tensor.Tensor, len(t.Params))
+	for i, p := range t.Params {
+		vals[i] = p.T
+	}
+	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: k.Backend, Arch: t.Arch,
+		Inference: k.Inference, Precision: k.Precision})
+	return f, append(G.Nodes(nil), ps...), nil
+}
+
+// Policy is a separate actor and critic MLP (as CleanRL's classic-control and MuJoCo
+// agents), or a CNN torso under linear ones, with a categorical or
+// diagonal-Gaussian head. The Gaussian's log std is one learnable vector, independent
+// of the state.
+type Policy struct {
+	Head   string
+	ObsDim int
+	ActDim int // number of choices (categorical) or action dimensions (Gaussian)
+	Actor  *MLP
+	Critic *MLP
+	LogStd *Param // Gaussian only; shape 1 x ActDim
+	// Torso, when set (NewCNNPolicy), is a CNN under both heads: Build feeds its
+	// features to Actor and Critic, which are then single linear layers.
+	Torso *CNNTorso
+	// Backend is the CNN torso's kernels in every graph Build makes
+	// (net.backend, decided by Resolve).
+	Backend nn.Backend
+	// Precision is the CNN torso's arithmetic in every graph Build and BuildInference
+	// make (net.precision).
+	Precision nn.Precision
+	cfg       NetConfig
+}
+
+// Params lists every learnable tensor: torso (CNN policies), actor, log std
+// (Gaussian), critic.
+func (p *Policy) Params() []Param {
+	var ps []Param
+	if p.Torso != nil {
+		ps = append(ps, p.Torso.Params...)
+	}
+	ps = append(ps, p.Actor.Params...)
+	if p.LogStd != nil {
+		ps = append(ps, *p.LogStd)
+	}
+	return append(ps, p.Critic.Params...)
+}
+
+// Init initialises the weights from rng and sets the log std to its configured start.
+func (p *Policy) Init(rng *rand.Rand) {
+	if p.Torso != nil {
+		p.Torso.Init(rng)
+	}
+	p.Actor.Init(rng, p.cfg.OrthoInit)
+	p.Critic.Init(rng, p.cfg.OrthoInit)
+	if p.LogStd != nil {
+		SetFloat64s(p.LogStd.T, constSlice(p.ActDim, p.cfg.InitLogStd))
+	}
+}
+
+// PolicyNodes are a policy applied to a batch of observations inside one graph.
+type PolicyNodes struct {
+	Out    *G.Node // logits (categorical) or means (Gaussian), batch x ActDim
+	Value  *G.Node // batch
+	LogStd *G.Node // 1 x ActDim, Gaussian only
+	Params G.Nodes // in Policy.Params order
+	batch  int
+}
+
+// ObsInput makes the graph input Build takes for a batch of observations, bound to a
+// fresh zero tensor that the caller fills in place: a batch x ObsDim matrix of dtype dt
+// for an MLP policy, or a uint8 (batch, C, H, W) tensor of raw pixels for a policy
+// with a CNN torso.
+func (p *Policy) ObsInput(g *G.ExprGraph, dt tensor.Dtype, name string, batch int) (*G.Node, *tensor.Dense) {
+	if p.Torso == nil {
+		return Input(g, dt, name, batch, p.ObsDim)
+	}
+	t := tensor.New(tensor.WithShape(batch, p.Torso.C, p.Torso.H, p.Torso.W), tensor.Of(tensor.Uint8))
+	return G.NewTensor(g, tensor.Uint8, 4, G.WithShape(t.Shape()...), G.WithName(name), G.WithValue(t)), t
+}
+
+// Build applies the policy to obs (batch x ObsDim; for a CNN policy the uint8 pixels
+// ObsInput makes) in g, for training: gradients may be taken.
+func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Precision: p.Precision})
+}
+
+// BuildInference is Build for a graph that is never differentiated (an actor's or an
+// evaluation's): a CNN torso then runs on inference-only kernels.
+func (p *Policy) BuildInference(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Inference: true, Precision: p.Precision})
+}
+
+func (p *Policy) build(g *G.ExprGraph, obs *G.Node, k TorsoKernels) (*PolicyNodes, error) {
+	batch := obs.Shape()[0]
+	var tn G.Nodes
+	if p.Torso != nil {
+		var err error
+		if obs, tn, err = p.Torso.Build(g, obs, k); err != nil {
+			return nil, err
+		}
+	}
+	// The backend runs the torso; the heads and MLP bodies run on mlpBackend.
+	out, an, err := p.Actor.Build(g, obs, mlpBackend)
+	if err != nil {
+		return nil, err
+	}
+	v, cn, err := p.Critic.Build(g, obs, mlpBackend)
+	if err != nil {
+		return nil, err
+	}
+	n := &PolicyNodes{Out: out, batch: batch}
+	if n.Value, err = G.Reshape(v, tensor.Shape{n.batch}); err != nil {
+		return nil, err
+	}
+	n.Params = append(n.Params, tn...)
+	n.Params = append(n.Params, an...)
+	if p.LogStd != nil {
+		n.LogStd = Bind(g, p.LogStd.T, p.LogStd.Name)
+		n.Params = append(n.Params, n.LogStd)
+	}
+	n.Params = append(n.Params, cn...)
+	return n, nil
+}
+
+// LogProbEntropy adds the log-probability of the actions act (batch x ActDim: one-hot
+// rows for a categorical head, which avoids Gorgonia's faulty ByIndices gradient; real
+// actions for a Gaussian) and the mean entropy over the batch.
+func (p *Policy) LogProbEntropy(g *G.ExprGraph, n *PolicyNodes, act *G.Node) (logp, entropy *G.Node, err error) {
+	dt := n.Out.Dtype()
+	if p.Head == HeadCategorical {
+		lsm, err := G.LogSoftMax(n.Out, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		sel, err := G.HadamardProd(lsm, act)
+		if err != nil {
+			return nil, nil, err
+		}
+		if logp, err = G.Sum(sel, 1); err != nil {
+			return nil, nil, err
+		}
+		probs, err := G.Exp(lsm)
+		if err != nil {
+			return nil, nil, err
+		}
+		plogp, err := G.HadamardProd(probs, lsm)
+		if err != nil {
+			return nil, nil, err
+		}
+		h, err := G.Sum(plogp, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, err := G.Mean(h)
+		if err != nil {
+			return nil, nil, err
+		}
+		entropy, err = G.Neg(m)
+		return logp, entropy, err
+	}
+	// Gaussian: log N(a; mu, sigma) = -0.5 z^2 - log sigma - 0.5 log 2pi, summed over dims.
+	ones := Ones(g, dt, "logstd.ones", n.batch)
+	ls, err := G.Mul(ones, n.LogStd) // batch x ActDim
+	if err != nil {
+		return nil, nil, err
+	}
+	std, err := G.Exp(ls)
+	if err != nil {
+		return nil, nil, err
+	}
+	diff, err := G.Sub(act, n.Out)
+	if err != nil {
+		return nil, nil, err
+	}
+	z, err := G.HadamardDiv(diff, std)
+	if err != nil {
+		return nil, nil, err
+	}
+	z2, err := G.Square(z)
+	if err != nil {
+		return nil, nil, err
+	}
+	half := Scalar(g, dt, 0.5)
+	hz2, err := G.HadamardProd(z2, half)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := G.Add(hz2, ls)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := G.Sum(e, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	negs, err := G.Neg(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	logp, err = G.Sub(negs, Scalar(g, dt, 0.5*math.Log(2*math.Pi)*float64(p.ActDim)))
+	if err != nil {
+		return nil, nil, err
+	}
+	// Entropy of a diagonal Gaussian: sum(log sigma) + ActDim * 0.5 (1 + log 2pi).
+	sl, err := G.Sum(n.LogStd)
+	if err != nil {
+		return nil, nil, err
+	}
+	entropy, err = G.Add(sl, Scalar(g, dt, 0.5*(1+math.Log(2*math.Pi))*float64(p.ActDim)))
+	return logp, entropy, err
 }

@@ -130,18 +130,3 @@ func (l *lossGraph) setClip(eps float64) {
 	fill(l.vLo, -eps)
 	fill(l.vHi, eps)
 }
-
-// scalarOf returns a scalar (or the first element of a tensor) as float64.
-func scalarOf(val G.Value) float64 {
-	switch v := val.Data().(type) {
-	case float32:
-		return float64(v)
-	case float64:
-		return v
-	case []float32:
-		return float64(v[0])
-	case []float64:
-		return v[0]
-	}
-	return 0
-}

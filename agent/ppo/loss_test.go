@@ -114,7 +114,7 @@ func lossOnce(t *testing.T, vm G.VM, l *lossGraph) float64 {
 		t.Fatal(err)
 	}
 	defer vm.Reset()
-	return scalarOf(l.lossOut)
+	return model.ScalarValue(l.lossOut)
 }
 
 // checkFiniteDifferences compares grad, the gradient of loss with respect to the

@@ -451,9 +451,9 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			sumKL += approxKL
 			epochKL += approxKL
 			sumClip += float64(clipped) / float64(m)
-			sumPG += scalarOf(l.pgOut)
-			sumV += scalarOf(l.vlOut)
-			sumEnt += scalarOf(l.entOut)
+			sumPG += model.ScalarValue(l.pgOut)
+			sumV += model.ScalarValue(l.vlOut)
+			sumEnt += model.ScalarValue(l.entOut)
 			nmb++
 			if t.optState != nil {
 				if err := t.opt.LoadState(*t.optState); err != nil {

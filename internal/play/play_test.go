@@ -61,6 +61,23 @@ func patternOutput(t *testing.T, a *Agent, k int) (obs []uint8, out []float32) {
 	return obs, append([]float32(nil), out...)
 }
 
+// runOn runs an acting pass on one observation (float32 values or uint8 pixels) and
+// returns a copy of the actor's output.
+func runOn(t *testing.T, f *model.Forward, obs any) []float32 {
+	t.Helper()
+	switch o := obs.(type) {
+	case []float32:
+		copy(f.Obs.Data().([]float32), o)
+	case []uint8:
+		copy(f.Obs.Data().([]uint8), o)
+	}
+	out, _, err := f.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]float32(nil), out...)
+}
+
 // latestCheckpoint reads the latest checkpoint of the run in dir.
 func latestCheckpoint(t *testing.T, dir string) *agent.Checkpoint {
 	t.Helper()
@@ -108,12 +125,7 @@ func TestPlayMatchesGraphAndRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	copy(acting.Obs.Data().([]float32), normed)
-	actOut, _, err := acting.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(got, actOut) {
+	if actOut := runOn(t, acting, normed); !slices.Equal(got, actOut) {
 		t.Fatalf("player logits %v, acting pass %v", got, actOut)
 	}
 	g := G.NewGraph()
@@ -283,11 +295,7 @@ func TestImpalaNatureCNN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	copy(net.Obs.Data().([]uint8), obs)
-	after, _, err := net.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := runOn(t, net, obs)
 	for i := range before {
 		want := before[i]
 		if i == 0 {
