@@ -21,8 +21,10 @@ type NetConfig struct {
 	Head       string  `toml:"head" oneof:"auto|categorical|gaussian" help:"action distribution; auto picks from the action space"`
 	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
 	OrthoInit  bool    `toml:"ortho_init" help:"orthogonal init (gains sqrt 2, 0.01 policy, 1 value) instead of PyTorch's default"`
-	Backend    string  `toml:"backend" oneof:"auto|onednn|go" help:"kernels of the network's layers: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops), auto (oneDNN when its library loads)"`
-	Precision  string  `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's layers, acting and training (weights stay float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (Intel AMX; AMD Zen 4)"`
+	// Backend names agent/nn's backend (nn.Backend), checked by Check against the
+	// backends the build has.
+	Backend   string `toml:"backend" help:"kernels of a CNN torso's layers: auto (oneDNN when its library loads, else the Go kernels) or a backend by name: onednn (Intel oneDNN, Debian's libdnnl2), go (pure-Go fused ops)"`
+	Precision string `toml:"precision" oneof:"fp32|bf16" help:"arithmetic of a CNN torso's layers, acting and training (weights stay float32): bf16 needs the onednn backend and a CPU with fast bf16 dot products (Intel AMX; AMD Zen 4)"`
 }
 
 // DefaultNetConfig is CleanRL's classic-control network: 64-64 tanh, orthogonal init,
@@ -30,6 +32,17 @@ type NetConfig struct {
 func DefaultNetConfig() NetConfig {
 	return NetConfig{Network: NetworkAuto, Hidden: []int{64, 64}, Activation: ActTanh, Head: HeadAuto, OrthoInit: true,
 		Backend: string(nn.BackendAuto), Precision: string(nn.PrecisionFP32)}
+}
+
+// Check reports settings of the section that no task can take: a backend this build
+// does not have, an unknown precision. It loads no library: whether the backend is
+// available is Resolve's question.
+func (c NetConfig) Check() error {
+	if _, err := nn.ParseBackend(c.Backend); err != nil {
+		return err
+	}
+	_, err := nn.ParsePrecision(c.Precision)
+	return err
 }
 
 // NetworkKey is the config key of the network kind, as errors name it.

@@ -217,6 +217,9 @@ func (c *Config) checkCombinations() []error {
 	if err := agent.CheckPool(c.Env.Options); err != nil {
 		errs = append(errs, err)
 	}
+	if err := c.Net.Check(); err != nil {
+		errs = append(errs, err)
+	}
 	if a, err := c.Algorithm(); err != nil {
 		errs = append(errs, err)
 	} else if err := a.Check(c.Section(), c.Env.Options); err != nil {
