@@ -132,9 +132,10 @@ func (c Choice) Config() NetConfig {
 }
 
 // Resolve decides a [net] section on a task: the network (net.network), the backend
-// (net.backend: auto takes oneDNN when its library loads; an MLP policy runs on the Go
-// kernels whatever it says) and the precision (net.precision: bf16 needs a CNN torso
-// and the onednn backend). Errors name the key and what to change.
+// (net.backend, resolved by nn.ResolveBackend; an MLP policy runs on mlpBackend
+// whatever it says) and the precision (net.precision: anything but fp32 needs a CNN
+// torso, on a backend that computes in it, nn.CheckPrecision). Errors name the key
+// and what to change.
 func Resolve(cfg NetConfig, spec *envpool.Spec) (Choice, error) {
 	network, err := ResolveNetwork(cfg.Network, spec)
 	if err != nil {
@@ -153,14 +154,14 @@ func Resolve(cfg NetConfig, spec *envpool.Spec) (Choice, error) {
 		c.Backend = mlpBackend
 		c.Line = fmt.Sprintf("network backend: %s (an MLP policy: its small layers run on the Go kernels whatever net.backend says)", mlpBackend)
 	}
-	if prec == nn.PrecisionBF16 {
-		switch {
-		case c.Torso() == nil:
-			return Choice{}, fmt.Errorf("net.precision = bf16 applies to CNN torsos; %s's network is an MLP (use fp32)", spec.TaskID)
-		case c.Backend != nn.BackendOneDNN:
-			return Choice{}, fmt.Errorf("net.precision = bf16 runs on the onednn backend, and this run's is %s (install libdnnl2 with make deps, or use fp32)", c.Backend)
+	if prec != nn.PrecisionFP32 {
+		if c.Torso() == nil {
+			return Choice{}, fmt.Errorf("net.precision = %s applies to CNN torsos; %s's network is an MLP (use fp32)", prec, spec.TaskID)
 		}
-		c.Line += "; computing in bf16 (net.precision = bf16), weights kept in fp32"
+		if err := nn.CheckPrecision(c.Backend, prec); err != nil {
+			return Choice{}, err
+		}
+		c.Line += fmt.Sprintf("; computing in %s (net.precision = %s), weights kept in fp32", prec, prec)
 	}
 	return c, nil
 }

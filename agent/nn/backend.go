@@ -102,13 +102,19 @@ type kernelMode struct {
 // check refuses a precision the backend or the graph cannot give.
 func (m kernelMode) check(b Backend) error {
 	p, err := ParsePrecision(string(m.precision))
-	if err != nil || p == PrecisionFP32 {
+	if err != nil {
 		return err
 	}
-	if b != BackendOneDNN {
-		return fmt.Errorf("nn: precision bf16 runs on the onednn backend only, not %q", b)
+	return CheckPrecision(b, p)
+}
+
+// CheckPrecision reports whether backend b computes in precision p: every backend
+// computes in fp32, only onednn in bf16. The error says what to do.
+func CheckPrecision(b Backend, p Precision) error {
+	if p == PrecisionFP32 || p == "" || b == BackendOneDNN {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("net.precision = %s runs on the onednn backend, and this run's is %s (install libdnnl2 with make deps, or use fp32)", p, b)
 }
 
 // newConvKernels returns the convolution kernels of backend b: y = act(conv(scale*x, w)
