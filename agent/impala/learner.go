@@ -68,7 +68,7 @@ func New(s agent.Setup, c Config) (*Learner, error) {
 	}
 	T, B := c.UnrollLength, c.BatchSize
 	l.st = newLossState(T, B, l.net.actDim, G.Float32, c.loss())
-	if l.graph, err = l.net.build(l.st.rows(), false); err != nil {
+	if l.graph, err = l.net.build(l.st.rows()); err != nil {
 		return nil, err
 	}
 	loss, err := vtraceLoss(l.graph.logits, l.graph.value, l.st)

@@ -78,9 +78,9 @@ type netGraph struct {
 	params G.Nodes   // in Policy.Params order
 }
 
-// build applies the network to rows observations in a new graph: for the learner's
-// loss, or (inference) for an actor, which never differentiates it.
-func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
+// build applies the network to rows observations in a new graph for the learner's
+// loss (actors act through model.Forward).
+func (n *acNet) build(rows int) (*netGraph, error) {
 	ng := &netGraph{g: G.NewGraph()}
 	obs, t := n.policy.ObsInput(ng.g, tensor.Float32, "obs", rows)
 	switch d := t.Data().(type) {
@@ -89,25 +89,12 @@ func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
 	case []float32:
 		ng.obsF32 = d
 	}
-	build := n.policy.Build
-	if inference {
-		build = n.policy.BuildInference
-	}
-	pn, err := build(ng.g, obs)
+	pn, err := n.policy.Build(ng.g, obs)
 	if err != nil {
 		return nil, err
 	}
 	ng.logits, ng.value, ng.params = pn.Out, pn.Value, pn.Params
 	return ng, nil
-}
-
-// setObs writes observation row i from a pool batch row into the graph's input.
-func (ng *netGraph) setObs(i int, b *envpool.Batch, row int) {
-	if ng.obsU8 != nil {
-		copy(ng.obsU8[i*b.ObsSize:(i+1)*b.ObsSize], b.RowU8(row))
-		return
-	}
-	copy(ng.obsF32[i*b.ObsSize:(i+1)*b.ObsSize], b.RowF32(row))
 }
 
 // CheckSpec reports whether the network a config asks for (net.network) fits a

@@ -7,10 +7,12 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent/nn"
+	"github.com/rlpool/rlpool/envpool"
 )
 
 // Forward is a policy's inference graph on a batch of observations with its machine:
-// the pass that acts. PPO's rollouts and `train eval` both run it, so an evaluation
+// the pass that acts. PPO's rollouts, IMPALA's actors and `train eval` all run it, so
+// an evaluation
 // computes exactly what the learner computed when it acted (float32, the same
 // kernels: the torso on the chosen backend, the MLPs on the Go kernels).
 type Forward struct {
@@ -48,6 +50,16 @@ func NewForward(p *Policy, batch int) (*Forward, error) {
 		copy(q.F32(), saved[i])
 	}
 	return f, nil
+}
+
+// SetObs writes row row of a pool batch into observation i of the input.
+func (f *Forward) SetObs(i int, b *envpool.Batch, row int) {
+	k := b.ObsSize
+	if in, ok := f.Obs.Data().([]uint8); ok {
+		copy(in[i*k:(i+1)*k], b.RowU8(row))
+		return
+	}
+	copy(f.Obs.Data().([]float32)[i*k:(i+1)*k], b.RowF32(row))
 }
 
 // WeightsFixed declares that the weights keep their values until the next call (see
