@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -169,35 +168,5 @@ func TestSmallCNNPolicy(t *testing.T) {
 	}
 	if _, err := ResolveNetwork(NetworkSmallCNN, &spec); err != nil {
 		t.Errorf("small_cnn on pixels: %v", err)
-	}
-}
-
-// net.precision = bf16 is refused, with the reason, for an MLP policy, on the go
-// backend, and for an unknown precision; fp32 builds everywhere.
-func TestPrecisionRefused(t *testing.T) {
-	pix := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84), ActionSpace: envpool.DiscreteSpace(6)}
-	vec := envpool.Spec{TaskID: "Vec-v0", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 4), ActionSpace: envpool.DiscreteSpace(2)}
-	for _, c := range []struct {
-		spec               *envpool.Spec
-		network, backend   string
-		precision, wantErr string
-	}{
-		{&vec, "mlp", "go", "fp32", ""},
-		{&pix, "small_cnn", "go", "fp32", ""},
-		{&vec, "mlp", "auto", "bf16", "MLP"},
-		{&pix, "small_cnn", "go", "bf16", "onednn backend"},
-		{&pix, "small_cnn", "go", "fp16", "use fp32 or bf16"},
-	} {
-		cfg := DefaultNetConfig()
-		cfg.Network, cfg.Backend, cfg.Precision = c.network, c.backend, c.precision
-		p, err := New(cfg, c.spec)
-		switch {
-		case c.wantErr == "" && err != nil:
-			t.Errorf("%s %s %s: %v", c.spec.TaskID, c.backend, c.precision, err)
-		case c.wantErr == "" && p.Precision != nn.PrecisionFP32:
-			t.Errorf("%s: precision %q, want fp32", c.spec.TaskID, p.Precision)
-		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
-			t.Errorf("%s %s %s: err = %v, want one containing %q", c.spec.TaskID, c.backend, c.precision, err, c.wantErr)
-		}
 	}
 }
