@@ -335,86 +335,53 @@ func (p *Policy) build(g *G.ExprGraph, obs *G.Node, k TorsoKernels) (*PolicyNode
 // rows for a categorical head, which avoids Gorgonia's faulty ByIndices gradient; real
 // actions for a Gaussian) and the mean entropy over the batch.
 func (p *Policy) LogProbEntropy(g *G.ExprGraph, n *PolicyNodes, act *G.Node) (logp, entropy *G.Node, err error) {
+	var c chain
+	defer c.recover(&err)
 	dt := n.Out.Dtype()
 	if p.Head == HeadCategorical {
-		lsm, err := G.LogSoftMax(n.Out, 1)
-		if err != nil {
-			return nil, nil, err
-		}
-		sel, err := G.HadamardProd(lsm, act)
-		if err != nil {
-			return nil, nil, err
-		}
-		if logp, err = G.Sum(sel, 1); err != nil {
-			return nil, nil, err
-		}
-		probs, err := G.Exp(lsm)
-		if err != nil {
-			return nil, nil, err
-		}
-		plogp, err := G.HadamardProd(probs, lsm)
-		if err != nil {
-			return nil, nil, err
-		}
-		h, err := G.Sum(plogp, 1)
-		if err != nil {
-			return nil, nil, err
-		}
-		m, err := G.Mean(h)
-		if err != nil {
-			return nil, nil, err
-		}
-		entropy, err = G.Neg(m)
-		return logp, entropy, err
+		lsm := c.do(G.LogSoftMax(n.Out, 1))
+		logp = c.do(G.Sum(c.do(G.HadamardProd(lsm, act)), 1))
+		// Entropy: -mean over the batch of sum_a p log p.
+		plogp := c.do(G.HadamardProd(c.do(G.Exp(lsm)), lsm))
+		entropy = c.do(G.Neg(c.do(G.Mean(c.do(G.Sum(plogp, 1))))))
+		return logp, entropy, c.err
 	}
 	// Gaussian: log N(a; mu, sigma) = -0.5 z^2 - log sigma - 0.5 log 2pi, summed over dims.
 	ones := Ones(g, dt, "logstd.ones", n.batch)
-	ls, err := G.Mul(ones, n.LogStd) // batch x ActDim
-	if err != nil {
-		return nil, nil, err
-	}
-	std, err := G.Exp(ls)
-	if err != nil {
-		return nil, nil, err
-	}
-	diff, err := G.Sub(act, n.Out)
-	if err != nil {
-		return nil, nil, err
-	}
-	z, err := G.HadamardDiv(diff, std)
-	if err != nil {
-		return nil, nil, err
-	}
-	z2, err := G.Square(z)
-	if err != nil {
-		return nil, nil, err
-	}
-	half := Scalar(g, dt, 0.5)
-	hz2, err := G.HadamardProd(z2, half)
-	if err != nil {
-		return nil, nil, err
-	}
-	e, err := G.Add(hz2, ls)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := G.Sum(e, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	negs, err := G.Neg(s)
-	if err != nil {
-		return nil, nil, err
-	}
-	logp, err = G.Sub(negs, Scalar(g, dt, 0.5*math.Log(2*math.Pi)*float64(p.ActDim)))
-	if err != nil {
-		return nil, nil, err
-	}
+	ls := c.do(G.Mul(ones, n.LogStd)) // batch x ActDim
+	std := c.do(G.Exp(ls))
+	z := c.do(G.HadamardDiv(c.do(G.Sub(act, n.Out)), std))
+	hz2 := c.do(G.HadamardProd(c.do(G.Square(z)), Scalar(g, dt, 0.5)))
+	negs := c.do(G.Neg(c.do(G.Sum(c.do(G.Add(hz2, ls)), 1))))
+	logp = c.do(G.Sub(negs, Scalar(g, dt, 0.5*math.Log(2*math.Pi)*float64(p.ActDim))))
 	// Entropy of a diagonal Gaussian: sum(log sigma) + ActDim * 0.5 (1 + log 2pi).
-	sl, err := G.Sum(n.LogStd)
+	entropy = c.do(G.Add(c.do(G.Sum(n.LogStd)), Scalar(g, dt, 0.5*(1+math.Log(2*math.Pi))*float64(p.ActDim))))
+	return logp, entropy, c.err
+}
+
+// chain strings graph ops together so that a formula reads as one: do passes an op's
+// node on and stops the chain at the first error, which it raises as a panic that
+// recover (deferred by the builder) turns back into that error. The next op is then
+// never handed a nil node.
+type chain struct{ err error }
+
+// chainStop is the panic value by which do stops a chain.
+type chainStop struct{}
+
+func (c *chain) do(n *G.Node, err error) *G.Node {
 	if err != nil {
-		return nil, nil, err
+		c.err = err
+		panic(chainStop{})
 	}
-	entropy, err = G.Add(sl, Scalar(g, dt, 0.5*(1+math.Log(2*math.Pi))*float64(p.ActDim)))
-	return logp, entropy, err
+	return n
+}
+
+// recover ends a chain stopped by do, storing its error in *err; other panics go on.
+func (c *chain) recover(err *error) {
+	if r := recover(); r != nil {
+		if _, ok := r.(chainStop); !ok {
+			panic(r)
+		}
+		*err = c.err
+	}
 }
