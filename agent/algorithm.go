@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -30,7 +31,7 @@ type Setup struct {
 	// Pool holds num_envs, batch_size, num_threads, affinity and MaxEpisodeSteps (0:
 	// the spec's limit; < 0: none); NewPool sets the seed and the auto-reset mode.
 	Pool       envpool.Options
-	Net        NetConfig
+	Net        model.NetConfig
 	Seed       int64
 	TotalSteps int64
 }
@@ -38,7 +39,7 @@ type Setup struct {
 // Trained is a policy restored from a checkpoint for evaluation, with the observation
 // normalisation it was trained with (nil when none).
 type Trained struct {
-	Policy  *Policy
+	Policy  *model.Policy
 	ObsRMS  *RunningMeanStd
 	ObsClip float64 // clip of normalised observations; 0 for none
 }
@@ -59,13 +60,13 @@ type Algorithm struct {
 	Check func(cfg any, pool envpool.Options) error
 	// CheckSpec reports settings that do not fit a task's spaces, before a run
 	// directory is made.
-	CheckSpec func(cfg any, net NetConfig, spec *envpool.Spec) error
+	CheckSpec func(cfg any, net model.NetConfig, spec *envpool.Spec) error
 	// New builds the learner, its pools and graphs.
 	New func(s Setup, cfg any) (Learner, error)
 	// StatNames names the statistics Iterate returns, in order.
 	StatNames []string
 	// Policy restores the acting policy of one of the learner's checkpoints.
-	Policy func(cfg any, net NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error)
+	Policy func(cfg any, net model.NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error)
 }
 
 // AlgorithmOf is an Algorithm written with the learner's own section type C: a learner
@@ -73,11 +74,11 @@ type Algorithm struct {
 type AlgorithmOf[C any] struct {
 	Name      string
 	Defaults  func() C
-	Check     func(cfg *C, pool envpool.Options) error                                         // nil: nothing to check
-	CheckSpec func(cfg *C, net NetConfig, spec *envpool.Spec) error                            // nil: fits every task
-	New       func(s Setup, cfg *C) (Learner, error)                                           // required
-	StatNames []string                                                                         // Iterate's statistics
-	Policy    func(cfg *C, net NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error) // required
+	Check     func(cfg *C, pool envpool.Options) error                                               // nil: nothing to check
+	CheckSpec func(cfg *C, net model.NetConfig, spec *envpool.Spec) error                            // nil: fits every task
+	New       func(s Setup, cfg *C) (Learner, error)                                                 // required
+	StatNames []string                                                                               // Iterate's statistics
+	Policy    func(cfg *C, net model.NetConfig, spec *envpool.Spec, c *Checkpoint) (*Trained, error) // required
 }
 
 // Erase returns the Algorithm the application registers: each function checks that it
@@ -101,7 +102,7 @@ func (a AlgorithmOf[C]) Erase() Algorithm {
 			}
 			return a.Check(c, pool)
 		},
-		CheckSpec: func(cfg any, net NetConfig, spec *envpool.Spec) error {
+		CheckSpec: func(cfg any, net model.NetConfig, spec *envpool.Spec) error {
 			c, err := section(cfg)
 			if err != nil || a.CheckSpec == nil {
 				return err
@@ -116,7 +117,7 @@ func (a AlgorithmOf[C]) Erase() Algorithm {
 			return a.New(s, c)
 		},
 		StatNames: a.StatNames,
-		Policy: func(cfg any, net NetConfig, spec *envpool.Spec, ck *Checkpoint) (*Trained, error) {
+		Policy: func(cfg any, net model.NetConfig, spec *envpool.Spec, ck *Checkpoint) (*Trained, error) {
 			c, err := section(cfg)
 			if err != nil {
 				return nil, err

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -20,7 +21,7 @@ func TestAlgorithmOfErase(t *testing.T) {
 			got = c
 			return nil, nil
 		},
-		Policy: func(c *toyConfig, _ NetConfig, _ *envpool.Spec, _ *Checkpoint) (*Trained, error) {
+		Policy: func(c *toyConfig, _ model.NetConfig, _ *envpool.Spec, _ *Checkpoint) (*Trained, error) {
 			got = c
 			return &Trained{}, nil
 		},
@@ -35,18 +36,18 @@ func TestAlgorithmOfErase(t *testing.T) {
 	if err := a.Check(cfg, envpool.Options{}); err != nil {
 		t.Errorf("Check without a check function: %v", err)
 	}
-	if err := a.CheckSpec(cfg, NetConfig{}, &envpool.Spec{}); err != nil {
+	if err := a.CheckSpec(cfg, model.NetConfig{}, &envpool.Spec{}); err != nil {
 		t.Errorf("CheckSpec without a check function: %v", err)
 	}
-	if _, err := a.Policy(cfg, NetConfig{}, &envpool.Spec{}, nil); err != nil || got != cfg {
+	if _, err := a.Policy(cfg, model.NetConfig{}, &envpool.Spec{}, nil); err != nil || got != cfg {
 		t.Fatalf("Policy got section %p (err %v)", got, err)
 	}
 	wrong := &struct{}{}
 	for name, err := range map[string]error{
 		"New":       func() error { _, err := a.New(Setup{}, wrong); return err }(),
 		"Check":     a.Check(wrong, envpool.Options{}),
-		"CheckSpec": a.CheckSpec(wrong, NetConfig{}, &envpool.Spec{}),
-		"Policy":    func() error { _, err := a.Policy(wrong, NetConfig{}, nil, nil); return err }(),
+		"CheckSpec": a.CheckSpec(wrong, model.NetConfig{}, &envpool.Spec{}),
+		"Policy":    func() error { _, err := a.Policy(wrong, model.NetConfig{}, nil, nil); return err }(),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "learner toy got a config section") {
 			t.Errorf("%s with another learner's section: %v", name, err)

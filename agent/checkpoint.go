@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rlpool/rlpool/agent/model"
 )
 
 // CheckpointFormat is the version of the Checkpoint layout; Load rejects others.
@@ -81,14 +83,14 @@ func ReadCheckpoint(r io.Reader) (*Checkpoint, error) {
 }
 
 // PutParams stores params' values under their names.
-func (c *Checkpoint) PutParams(prefix string, ps []Param) {
+func (c *Checkpoint) PutParams(prefix string, ps []model.Param) {
 	for _, p := range ps {
 		c.F32[prefix+p.Name] = append([]float32(nil), p.F32()...)
 	}
 }
 
 // GetParams loads params' values, checking that each is present with the right size.
-func (c *Checkpoint) GetParams(prefix string, ps []Param) error {
+func (c *Checkpoint) GetParams(prefix string, ps []model.Param) error {
 	for _, p := range ps {
 		v, ok := c.F32[prefix+p.Name]
 		if !ok {

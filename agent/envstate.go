@@ -85,38 +85,3 @@ func (t *timeLimitEnv) UnmarshalBinary(b []byte) error {
 	t.elapsed = int(binary.LittleEndian.Uint64(b))
 	return u.UnmarshalBinary(b[8:])
 }
-
-// SnapshotEnvs returns every env's saved state, or ErrNoEnvState when an env cannot
-// save it. The pool must be idle (nothing in flight).
-func SnapshotEnvs(p *envpool.Pool) ([][]byte, error) {
-	out := make([][]byte, p.NumEnvs())
-	for i := range out {
-		m, ok := p.Env(i).(encoding.BinaryMarshaler)
-		if !ok {
-			return nil, ErrNoEnvState
-		}
-		b, err := m.MarshalBinary()
-		if err != nil {
-			return nil, fmt.Errorf("agent: save env %d: %w", i, err)
-		}
-		out[i] = b
-	}
-	return out, nil
-}
-
-// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs.
-func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
-	if len(states) != p.NumEnvs() {
-		return fmt.Errorf("agent: checkpoint holds %d env states but the pool has %d envs; resume with the run's own env.num_envs", len(states), p.NumEnvs())
-	}
-	for i, s := range states {
-		u, ok := p.Env(i).(encoding.BinaryUnmarshaler)
-		if !ok {
-			return ErrNoEnvState
-		}
-		if err := u.UnmarshalBinary(s); err != nil {
-			return fmt.Errorf("agent: restore env %d: %w", i, err)
-		}
-	}
-	return nil
-}

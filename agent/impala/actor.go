@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	G "gorgonia.org/gorgonia"
-
 	"github.com/rlpool/rlpool/agent"
-	"github.com/rlpool/rlpool/agent/nn"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -20,10 +18,8 @@ type actor struct {
 	l       *Learner
 	id      int
 	pool    *envpool.Pool
-	net     *acNet // the actor's own weights
-	graph   *netGraph
-	m       G.VM
-	logits  G.Value // copy of the logits node's value (G.Read)
+	net     *acNet         // the actor's own weights
+	acting  *model.Forward // the policy's acting pass on a batch, on net's weights
 	rng     *rand.Rand
 	version int64 // learner version of net's weights
 
@@ -51,13 +47,10 @@ func newActor(l *Learner, id int) (*actor, error) {
 		return nil, err
 	}
 	a.acts, a.ids = make([]float32, batch), make([]int32, batch)
-	if a.graph, err = a.net.build(batch, true); err != nil {
+	// The weights are copied in from the first snapshot before the first forward pass.
+	if a.acting, err = model.NewForward(a.net.policy, batch); err != nil {
 		return nil, err
 	}
-	G.Read(a.graph.logits, &a.logits)
-	// Creating a machine writes into bound tensors: the weights are copied in from the
-	// first snapshot before the first forward pass.
-	a.m = G.NewTapeMachine(a.graph.g)
 	a.version = -1
 	// SameStep auto-reset: every row is a real transition; see the package doc.
 	if a.pool, err = agent.NewPool(s.Spec, s.Factory, s.Pool, s.Seed, id); err != nil {
@@ -101,7 +94,7 @@ func (a *actor) loop() error {
 		n := b.Size
 		for i := range n {
 			e := int(b.EnvID[i])
-			a.graph.setObs(i, b, i)
+			a.acting.SetObs(i, b, i)
 			u := a.cur[e]
 			if u == nil { // the env's first observation
 				u = q.get()
@@ -125,16 +118,15 @@ func (a *actor) loop() error {
 			a.storeObs(u, a.t[e], b, i)
 		}
 		// mu: sample each env's next action from the actor's copy of the policy.
-		if err := a.m.RunAll(); err != nil {
-			a.m.Reset()
-			return fmt.Errorf("policy forward pass: %w", err)
+		logits, _, err := a.acting.Run()
+		if err != nil {
+			return err
 		}
-		logits := a.logits.Data().([]float32)
 		for i := range n {
 			e := int(b.EnvID[i])
 			u, t := a.cur[e], a.t[e]
 			row := logits[i*A : (i+1)*A]
-			act, _ := agent.SampleCategorical(row, a.rng)
+			act, _ := model.SampleCategorical(row, a.rng)
 			u.Action[t] = int32(act)
 			copy(u.Logits[t*A:(t+1)*A], row)
 			if t == 0 {
@@ -142,7 +134,6 @@ func (a *actor) loop() error {
 			}
 			a.acts[i], a.ids[i] = float32(act), int32(e)
 		}
-		a.m.Reset()
 		if err := a.pool.Send(a.acts[:n], a.ids[:n]); err != nil {
 			return err
 		}
@@ -160,7 +151,7 @@ func (a *actor) refresh() {
 	}
 	a.version = sn.version
 	sn.release()
-	nn.WeightsFixed(a.graph.g) // converted once per new snapshot, not per batch
+	a.acting.WeightsFixed() // converted once per new snapshot, not per batch
 }
 
 // storeObs copies row i of b into observation slot t of u.

@@ -2,6 +2,7 @@ package impala
 
 import (
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -10,7 +11,7 @@ import (
 var Algorithm = agent.AlgorithmOf[Config]{
 	Name:      Algo,
 	Defaults:  DefaultConfig,
-	CheckSpec: func(c *Config, _ agent.NetConfig, spec *envpool.Spec) error { return CheckSpec(c.Network, spec) },
+	CheckSpec: func(_ *Config, net model.NetConfig, spec *envpool.Spec) error { return CheckSpec(net, spec) },
 	New:       func(s agent.Setup, c *Config) (agent.Learner, error) { return New(s, *c) },
 	StatNames: StatNames(),
 	Policy:    trainedPolicy,
@@ -19,8 +20,8 @@ var Algorithm = agent.AlgorithmOf[Config]{
 // trainedPolicy restores the acting policy of an IMPALA checkpoint (the categorical
 // head of the [net] MLPs or of the Nature CNN), including checkpoints that name the
 // Nature CNN's heads the older way (legacyNames).
-func trainedPolicy(ic *Config, net agent.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
-	n, err := newNet(spec, ic.Network, net, 0)
+func trainedPolicy(_ *Config, net model.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
+	n, err := newNet(spec, net, 0)
 	if err != nil {
 		return nil, err
 	}

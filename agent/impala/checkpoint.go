@@ -63,7 +63,7 @@ func (l *Learner) Load(c *agent.Checkpoint) (string, error) {
 }
 
 // legacyNames maps the head weights' names in checkpoints of builds that gave IMPALA's
-// Nature CNN heads their own names to the names agent.NewCNNPolicy gives them now.
+// Nature CNN heads their own names to the names model.NewCNNPolicy gives them now.
 var legacyNames = map[string]string{
 	"policy_w": "actor.w0", "policy_b": "actor.b0",
 	"value_w": "critic.w0", "value_b": "critic.b0",

@@ -1,13 +1,5 @@
 package impala
 
-// Network kinds, as spelt in configs.
-const (
-	NetAuto      = "auto"       // nature_cnn for uint8 image observations, mlp otherwise
-	NetMLP       = "mlp"        // the [net] section's actor and critic MLPs
-	NetNatureCNN = "nature_cnn" // the DQN Nature torso with policy and value heads
-	NetSmallCNN  = "small_cnn"  // the first DQN paper's smaller torso, the same heads
-)
-
 // Optimisers, as spelt in configs.
 const (
 	OptRMSProp = "rmsprop"
@@ -20,11 +12,10 @@ const (
 // root), entropy cost 0.01, baseline cost 0.5, gamma 0.99, rewards clipped to [-1, 1],
 // global gradient norm clipped at 40, and V-trace truncation levels of 1.
 type Config struct {
-	UnrollLength int    `toml:"unroll_length" range:"[1,100000]" help:"T: env steps per unroll (each unroll carries T+1 observations)"`
-	BatchSize    int    `toml:"batch_size" range:"[1,100000]" help:"B: unrolls per learner step"`
-	NumActors    int    `toml:"num_actors" range:"[1,1024]" help:"actor goroutines; each drives its own pool of env.num_envs envs"`
-	QueueSize    int    `toml:"queue_size" range:"[1,1000000]" help:"bound of the actor-to-learner queue, in unrolls (actors wait when it is full)"`
-	Network      string `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"network: mlp uses [net]; nature_cnn and small_cnn (a third of its arithmetic) take uint8 image observations; auto picks by observation type"`
+	UnrollLength int `toml:"unroll_length" range:"[1,100000]" help:"T: env steps per unroll (each unroll carries T+1 observations)"`
+	BatchSize    int `toml:"batch_size" range:"[1,100000]" help:"B: unrolls per learner step"`
+	NumActors    int `toml:"num_actors" range:"[1,1024]" help:"actor goroutines; each drives its own pool of env.num_envs envs"`
+	QueueSize    int `toml:"queue_size" range:"[1,1000000]" help:"bound of the actor-to-learner queue, in unrolls (actors wait when it is full)"`
 
 	LearningRate    float64 `toml:"learning_rate" range:"(0,1]" help:"optimiser step size"`
 	AnnealLR        bool    `toml:"anneal_lr" help:"decay the learning rate linearly to 0 over run.total_steps"`
@@ -48,7 +39,7 @@ type Config struct {
 // unrolls.
 func DefaultConfig() Config {
 	return Config{
-		UnrollLength: 20, BatchSize: 32, NumActors: 1, QueueSize: 64, Network: NetAuto,
+		UnrollLength: 20, BatchSize: 32, NumActors: 1, QueueSize: 64,
 		LearningRate: 6e-4, AnnealLR: true, Optimizer: OptRMSProp,
 		RMSPropDecay: 0.99, RMSPropEps: 0.01, AdamEps: 1e-8, MaxGradNorm: 40,
 		Gamma: 0.99, RhoBar: 1, CBar: 1, RhoBarPG: 1, BaselineCost: 0.5, EntropyCost: 0.01, RewardClip: 1,

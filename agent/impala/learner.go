@@ -11,6 +11,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/optim"
 )
 
@@ -62,12 +63,12 @@ func New(s agent.Setup, c Config) (*Learner, error) {
 	l := &Learner{cfg: c, setup: s, stop: make(chan struct{}), failed: make(chan struct{}),
 		frameSkip: max(s.Spec.FrameSkip, 1)}
 	var err error
-	if l.net, err = newNet(&s.Spec, c.Network, s.Net, s.Seed); err != nil {
+	if l.net, err = newNet(&s.Spec, s.Net, s.Seed); err != nil {
 		return nil, err
 	}
 	T, B := c.UnrollLength, c.BatchSize
 	l.st = newLossState(T, B, l.net.actDim, G.Float32, c.loss())
-	if l.graph, err = l.net.build(l.st.rows(), false); err != nil {
+	if l.graph, err = l.net.build(l.st.rows()); err != nil {
 		return nil, err
 	}
 	loss, err := vtraceLoss(l.graph.logits, l.graph.value, l.st)
@@ -250,14 +251,7 @@ func (l *Learner) fill() float64 {
 
 // logSoftmaxAt returns log softmax(z)[a].
 func logSoftmaxAt(z []float32, a int) float64 {
-	m := math.Inf(-1)
-	for _, v := range z {
-		m = math.Max(m, float64(v))
-	}
-	s := 0.0
-	for _, v := range z {
-		s += math.Exp(float64(v) - m)
-	}
+	m, s := model.SoftmaxShift(z)
 	return float64(z[a]) - m - math.Log(s)
 }
 

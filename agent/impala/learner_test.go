@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -85,7 +86,7 @@ func guessSetup(pixels bool, mod func(*Config)) testSetup {
 	}
 	return testSetup{Setup: agent.Setup{Spec: guessSpec(pixels), Factory: guessFactory(pixels),
 		Pool: envpool.Options{NumEnvs: 8, BatchSize: 4, NumThreads: 1},
-		Net:  agent.NetConfig{Hidden: []int{16}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true},
+		Net:  model.NetConfig{Hidden: []int{16}, Activation: model.ActTanh, Head: model.HeadAuto, OrthoInit: true},
 		Seed: 1, TotalSteps: 1_000_000}, IMPALA: c}
 }
 
@@ -359,12 +360,12 @@ func TestRefusesBoxActions(t *testing.T) {
 	for _, tc := range []struct {
 		pixels  bool
 		network string
-	}{{true, NetNatureCNN}, {true, NetAuto}, {false, NetMLP}} {
+	}{{true, model.NetworkNatureCNN}, {true, model.NetworkAuto}, {false, model.NetworkMLP}} {
 		spec := guessSpec(tc.pixels)
 		spec.ActionSpace = box
-		net := agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto}
-		errs := map[string]error{"CheckSpec": CheckSpec(tc.network, &spec)}
-		_, errs["newNet"] = newNet(&spec, tc.network, net, 1)
+		net := model.NetConfig{Network: tc.network, Hidden: []int{8}, Activation: model.ActTanh, Head: model.HeadAuto}
+		errs := map[string]error{"CheckSpec": CheckSpec(net, &spec)}
+		_, errs["newNet"] = newNet(&spec, net, 1)
 		for where, err := range errs {
 			if err == nil || !strings.Contains(err.Error(), "needs Discrete actions") || !strings.Contains(err.Error(), `run.algo = "ppo"`) {
 				t.Errorf("%s, %s on a Box: %v", where, tc.network, err)

@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent/gop"
+	"github.com/rlpool/rlpool/agent/model"
 )
 
 // The IMPALA loss is one custom Gorgonia op. Its forward pass takes the network's
@@ -185,20 +186,6 @@ func toF64(v G.Value, n int, what string, buf *[]float64) ([]float64, error) {
 	return *buf, nil
 }
 
-func scalarOf(v G.Value) float64 {
-	switch x := v.Data().(type) {
-	case float32:
-		return float64(x)
-	case float64:
-		return x
-	case []float32:
-		return float64(x[0])
-	case []float64:
-		return x[0]
-	}
-	return math.NaN()
-}
-
 // vtraceLoss applies the loss op to logits ((T+1)B x A) and values ((T+1)B).
 func vtraceLoss(logits, values *G.Node, st *lossState) (*G.Node, error) {
 	if s := logits.Shape(); s.Dims() != 2 || s[0] != st.rows() || s[1] != st.A {
@@ -298,7 +285,7 @@ func (op lossBackOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 func (op lossBackOp) Do(in ...G.Value) (G.Value, error) {
 	st := op.st
 	nl, nv := st.rows()*st.A, st.rows()
-	g := scalarOf(in[3])
+	g := model.ScalarValue(in[3])
 	var dl, dv []float64
 	if st.dt == tensor.Float64 {
 		if st.dLogits == nil {

@@ -8,7 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -38,8 +38,8 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 	const T, B, A = 5, 3, 4
 	st := randomLossState(rng, T, B, A, tensor.Float64)
 	g := G.NewGraph()
-	logitsN, logitsT := agent.Input(g, tensor.Float64, "logits", st.rows(), A)
-	valuesN, valuesT := agent.Input(g, tensor.Float64, "values", st.rows())
+	logitsN, logitsT := model.Input(g, tensor.Float64, "logits", st.rows(), A)
+	valuesN, valuesT := model.Input(g, tensor.Float64, "values", st.rows())
 	logits, values := logitsT.Data().([]float64), valuesT.Data().([]float64)
 	for i := range logits {
 		logits[i] = rng.NormFloat64()
@@ -62,7 +62,7 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 	}
 	dLogits := append([]float64(nil), grads[0].Value().Data().([]float64)...)
 	dValues := append([]float64(nil), grads[1].Value().Data().([]float64)...)
-	if got := scalarOf(loss.Value()); math.Abs(got-st.total) > 1e-12 {
+	if got := model.ScalarValue(loss.Value()); math.Abs(got-st.total) > 1e-12 {
 		t.Fatalf("loss node %g, state %g", got, st.total)
 	}
 	if st.rhoClipped == 0 {
@@ -109,13 +109,13 @@ func TestLossGradientThroughNetwork(t *testing.T) {
 	const T, B = 4, 2
 	spec := envpool.Spec{TaskID: "Test-v0", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 3),
 		ActionSpace: envpool.DiscreteSpace(3)}
-	pol, err := agent.NewPolicy(&spec, agent.NetConfig{Hidden: []int{5}, Activation: agent.ActTanh, Head: agent.HeadAuto}, tensor.Float64)
+	pol, err := model.NewPolicy(&spec, model.NetConfig{Hidden: []int{5}, Activation: model.ActTanh, Head: model.HeadAuto}, tensor.Float64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := randomLossState(rng, T, B, pol.ActDim, tensor.Float64)
 	g := G.NewGraph()
-	obsN, obsT := agent.Input(g, tensor.Float64, "obs", st.rows(), pol.ObsDim)
+	obsN, obsT := model.Input(g, tensor.Float64, "obs", st.rows(), pol.ObsDim)
 	pn, err := pol.Build(g, obsN)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestLossGradientThroughNetwork(t *testing.T) {
 		if err := m.RunAll(); err != nil {
 			t.Fatal(err)
 		}
-		return scalarOf(loss.Value())
+		return model.ScalarValue(loss.Value())
 	}
 	if err := m.RunAll(); err != nil {
 		t.Fatal(err)

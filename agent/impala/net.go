@@ -7,31 +7,31 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
 // acNet is an actor-critic network's weights and how to build graphs on them: the
-// agent.Policy PPO uses (the [net] MLPs, or the Nature CNN with linear heads), with a
+// model.Policy PPO uses (the [net] MLPs, or the Nature CNN with linear heads), with a
 // categorical head. The learner owns one; each actor owns a clone that it refreshes
 // from weight snapshots, so that no actor ever reads a tensor the optimiser writes.
 type acNet struct {
 	spec    envpool.Spec
-	network string
-	netCfg  agent.NetConfig
+	netCfg  model.NetConfig
 	actDim  int
 	obsSize int
-	policy  *agent.Policy
-	params  []agent.Param // every learnable tensor, in Policy.Params order
+	policy  *model.Policy
+	params  []model.Param // every learnable tensor, in Policy.Params order
 }
 
-// newNet allocates and initialises the network for a spec (impala.network): orthogonal
+// newNet allocates and initialises the network for a spec (net.network): orthogonal
 // init (seeded), policy output gain 0.01 and value output gain 1, as CleanRL's agents.
-func newNet(spec *envpool.Spec, network string, netCfg agent.NetConfig, seed int64) (*acNet, error) {
+func newNet(spec *envpool.Spec, netCfg model.NetConfig, seed int64) (*acNet, error) {
 	if err := checkActions(spec); err != nil {
 		return nil, err
 	}
-	netCfg.Head = agent.HeadCategorical
-	n := &acNet{spec: *spec, network: network, netCfg: netCfg, actDim: spec.ActionSpace.N, obsSize: spec.ObsSpace.Size()}
+	netCfg.Head = model.HeadCategorical
+	n := &acNet{spec: *spec, netCfg: netCfg, actDim: spec.ActionSpace.N, obsSize: spec.ObsSpace.Size()}
 	if err := n.alloc(); err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func newNet(spec *envpool.Spec, network string, netCfg agent.NetConfig, seed int
 }
 
 func (n *acNet) alloc() (err error) {
-	if n.policy, err = agent.NewActorCritic("impala.network", n.network, &n.spec, n.netCfg); err != nil {
+	if n.policy, err = model.New(n.netCfg, &n.spec); err != nil {
 		return err
 	}
 	n.params = n.policy.Params()
@@ -78,9 +78,9 @@ type netGraph struct {
 	params G.Nodes   // in Policy.Params order
 }
 
-// build applies the network to rows observations in a new graph: for the learner's
-// loss, or (inference) for an actor, which never differentiates it.
-func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
+// build applies the network to rows observations in a new graph for the learner's
+// loss (actors act through model.Forward).
+func (n *acNet) build(rows int) (*netGraph, error) {
 	ng := &netGraph{g: G.NewGraph()}
 	obs, t := n.policy.ObsInput(ng.g, tensor.Float32, "obs", rows)
 	switch d := t.Data().(type) {
@@ -89,11 +89,7 @@ func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
 	case []float32:
 		ng.obsF32 = d
 	}
-	build := n.policy.Build
-	if inference {
-		build = n.policy.BuildInference
-	}
-	pn, err := build(ng.g, obs)
+	pn, err := n.policy.Build(ng.g, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -101,22 +97,13 @@ func (n *acNet) build(rows int, inference bool) (*netGraph, error) {
 	return ng, nil
 }
 
-// setObs writes observation row i from a pool batch row into the graph's input.
-func (ng *netGraph) setObs(i int, b *envpool.Batch, row int) {
-	if ng.obsU8 != nil {
-		copy(ng.obsU8[i*b.ObsSize:(i+1)*b.ObsSize], b.RowU8(row))
-		return
-	}
-	copy(ng.obsF32[i*b.ObsSize:(i+1)*b.ObsSize], b.RowF32(row))
-}
-
-// CheckSpec reports whether the network a config asks for (impala.network) fits a
+// CheckSpec reports whether the network a config asks for (net.network) fits a
 // task's spaces; configs call it before a run directory is made.
-func CheckSpec(network string, spec *envpool.Spec) error {
+func CheckSpec(net model.NetConfig, spec *envpool.Spec) error {
 	if err := checkActions(spec); err != nil {
 		return err
 	}
-	_, err := agent.ResolveNetwork("impala.network", network, spec)
+	_, err := model.ResolveNetwork(net.Network, spec)
 	return err
 }
 

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"strings"
 
 	G "gorgonia.org/gorgonia"
 
@@ -27,6 +28,40 @@ const (
 	// convolutions.
 	BackendOneDNN Backend = "onednn"
 )
+
+// backends lists every backend a config may name, auto first: the one list of their
+// names (a new backend adds its constant here and its cases to the kernel switches
+// below).
+var backends = []Backend{BackendAuto, BackendOneDNN, BackendGo}
+
+// kernelBackends are the backends that have kernels (auto resolves to one of them).
+var kernelBackends = backends[1:]
+
+// ParseBackend checks a config's net.backend ("" means auto) against the backends
+// this build has, without loading any library.
+func ParseBackend(name string) (Backend, error) {
+	if name == "" {
+		return BackendAuto, nil
+	}
+	for _, b := range backends {
+		if Backend(name) == b {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("net.backend = %q: use %s", name, names(backends))
+}
+
+// names lists backends for an error message: "a, b or c".
+func names(bs []Backend) string {
+	s := make([]string, len(bs))
+	for i, b := range bs {
+		s[i] = string(b)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
 
 // Precision is the arithmetic of the oneDNN backend's fused layers (net.precision).
 // The weights, the master copy the optimiser updates, are float32 in every precision.
@@ -67,13 +102,19 @@ type kernelMode struct {
 // check refuses a precision the backend or the graph cannot give.
 func (m kernelMode) check(b Backend) error {
 	p, err := ParsePrecision(string(m.precision))
-	if err != nil || p == PrecisionFP32 {
+	if err != nil {
 		return err
 	}
-	if b != BackendOneDNN {
-		return fmt.Errorf("nn: precision bf16 runs on the onednn backend only, not %q", b)
+	return CheckPrecision(b, p)
+}
+
+// CheckPrecision reports whether backend b computes in precision p: every backend
+// computes in fp32, only onednn in bf16. The error says what to do.
+func CheckPrecision(b Backend, p Precision) error {
+	if p == PrecisionFP32 || p == "" || b == BackendOneDNN {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("net.precision = %s runs on the onednn backend, and this run's is %s (install libdnnl2 with make deps, or use fp32)", p, b)
 }
 
 // newConvKernels returns the convolution kernels of backend b: y = act(conv(scale*x, w)
@@ -95,7 +136,7 @@ func newConvKernels[T Float](b Backend, g convGeom, relu bool, scale T, needDX, 
 		}
 		return any(k).(kernels[T]), nil
 	}
-	return nil, fmt.Errorf("nn: no backend %q: use go or onednn", b)
+	return nil, fmt.Errorf("nn: no backend %q: use %s", b, names(kernelBackends))
 }
 
 var errFloat32Only = fmt.Errorf("nn: the onednn backend computes in float32; use the go backend for float64")
@@ -124,14 +165,18 @@ func newDenseKernels[T Float](b Backend, batch, in, out int, act Activation, nee
 		}
 		return any(k).(kernels[T]), nil
 	}
-	return nil, fmt.Errorf("nn: no backend %q: use go or onednn", b)
+	return nil, fmt.Errorf("nn: no backend %q: use %s", b, names(kernelBackends))
 }
 
 // ResolveBackend turns a config's net.backend ("auto", "go", "onednn"; "" means auto)
 // into the backend to use and one line that says which and why, for the start of a
 // run.
 func ResolveBackend(name string) (Backend, string, error) {
-	switch Backend(name) {
+	b, err := ParseBackend(name)
+	if err != nil {
+		return "", "", err
+	}
+	switch b {
 	case BackendGo:
 		return BackendGo, "network backend: go (the pure-Go fused ops; net.backend = go)", nil
 	case BackendOneDNN:
@@ -139,13 +184,13 @@ func ResolveBackend(name string) (Backend, string, error) {
 			return "", "", fmt.Errorf("net.backend = onednn: %w (or set net.backend = auto or go)", err)
 		}
 		return BackendOneDNN, fmt.Sprintf("network backend: onednn (oneDNN %s, %s; net.backend = onednn)", dnnl.Version(), dnnl.LibName), nil
-	case BackendAuto, "":
+	case BackendAuto:
 		if err := dnnl.Load(); err != nil {
 			return BackendGo, fmt.Sprintf("network backend: go (the pure-Go fused ops), because oneDNN is not available: %v", err), nil
 		}
 		return BackendOneDNN, fmt.Sprintf("network backend: onednn (oneDNN %s, %s loaded; net.backend = auto)", dnnl.Version(), dnnl.LibName), nil
 	}
-	return "", "", fmt.Errorf("net.backend = %q: use auto, onednn or go", name)
+	return "", "", fmt.Errorf("nn: backend %q has no resolution (a bug in ResolveBackend)", b)
 }
 
 // weightFixer is a kernel that can hold a converted copy of its weights (the oneDNN

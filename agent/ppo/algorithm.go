@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -13,7 +14,7 @@ var Algorithm = agent.AlgorithmOf[Config]{
 	Name:      Algo,
 	Defaults:  DefaultConfig,
 	Check:     func(c *Config, pool envpool.Options) error { return c.Check(pool.NumEnvs) },
-	CheckSpec: func(c *Config, net agent.NetConfig, spec *envpool.Spec) error { return CheckSpec(*c, net, spec) },
+	CheckSpec: func(c *Config, net model.NetConfig, spec *envpool.Spec) error { return CheckSpec(*c, net, spec) },
 	New:       func(s agent.Setup, c *Config) (agent.Learner, error) { return New(s, *c) },
 	StatNames: StatNames(),
 	Policy:    trainedPolicy,
@@ -21,7 +22,7 @@ var Algorithm = agent.AlgorithmOf[Config]{
 
 // trainedPolicy restores the policy of a PPO checkpoint, with the observation
 // statistics when the run normalised observations.
-func trainedPolicy(pc *Config, net agent.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
+func trainedPolicy(pc *Config, net model.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
 	p, err := newPolicy(spec, net, *pc)
 	if err != nil {
 		return nil, err

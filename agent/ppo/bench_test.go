@@ -10,8 +10,8 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -44,7 +44,7 @@ func BenchmarkPPOMinibatchStep(b *testing.B) {
 				}
 				G.Use(lib.impl)
 				spec := envpool.Spec{TaskID: "bench", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, sh.obs), ActionSpace: sh.space}
-				p, err := agent.NewPolicy(&spec, agent.DefaultNetConfig(), tensor.Float32)
+				p, err := model.NewPolicy(&spec, model.DefaultNetConfig(), tensor.Float32)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -48,7 +48,7 @@ func (t *Trainer) Save() (*agent.Checkpoint, error) {
 	c.F32["held_obs"] = append([]float32(nil), t.held...)
 	c.Bytes["held_obs_u8"] = append([]byte(nil), t.heldU8...) // pixels (pixels.go)
 	if t.started {
-		states, err := agent.SnapshotEnvs(t.pool)
+		states, err := SnapshotEnvs(t.pool)
 		switch {
 		case errors.Is(err, agent.ErrNoEnvState):
 			// Resume will restart the episodes; Load says so.
@@ -120,7 +120,7 @@ func (t *Trainer) Load(c *agent.Checkpoint) (note string, err error) {
 		t.started = false
 		return "the envs could not save their state: episodes restart on resume", nil
 	}
-	if err := agent.RestoreEnvs(t.pool, states); err != nil {
+	if err := RestoreEnvs(t.pool, states); err != nil {
 		if errors.Is(err, agent.ErrNoEnvState) {
 			t.started = false
 			return "the envs cannot restore their state: episodes restart on resume", nil

@@ -45,9 +45,6 @@ type Config struct {
 	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
 	// (item 5); off reproduces CleanRL, which treats truncation as termination.
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
-	// Network is the body under the heads: auto picks the Nature CNN for uint8 image
-	// observations (item 14) and the [net] MLPs for float32 vectors.
-	Network string `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"policy network: auto, mlp ([net] sizes), nature_cnn or small_cnn (pixels; small_cnn is the first DQN paper's torso, a third of the Nature CNN's arithmetic)"`
 }
 
 // DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4
@@ -58,7 +55,7 @@ func DefaultConfig() Config {
 		NumSteps: 128, LearningRate: 2.5e-4, AnnealLR: true, Gamma: 0.99, GAELambda: 0.95,
 		NumMinibatches: 4, UpdateEpochs: 4, NormAdv: true, ClipCoef: 0.2, ClipVLoss: true,
 		EntCoef: 0.01, VFCoef: 0.5, MaxGradNorm: 0.5, AdamEps: 1e-5,
-		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true, Network: "auto",
+		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true,
 	}
 }
 

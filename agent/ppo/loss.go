@@ -6,14 +6,14 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 )
 
 // lossGraph is the PPO objective on one minibatch of m rows, built once; each update
 // overwrites the input tensors and reruns it.
 type lossGraph struct {
 	g     *G.ExprGraph
-	pn    *agent.PolicyNodes
+	pn    *model.PolicyNodes
 	m     int
 	obs   *tensor.Dense // m x ObsDim, normalised as the policy saw them (uint8 pixels for a CNN)
 	act   *tensor.Dense // m x ActDim: one-hot (categorical) or the sampled action (Gaussian)
@@ -33,7 +33,7 @@ type lossGraph struct {
 	// Copies of the values read after a run (G.Read): intermediate nodes' own values
 	// may be overwritten later in the run when the compiler reuses their registers.
 	logpOut, pgOut, vlOut, entOut, lossOut G.Value
-	params                                 []agent.Param
+	params                                 []model.Param
 }
 
 // buildLoss builds the PPO loss graph:
@@ -46,21 +46,21 @@ type lossGraph struct {
 //
 // Element-wise max and clip use MaxBetween/MinBetween, whose gradients go to the
 // selected argument, which is what the clipped objective's gradient is.
-func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph, error) {
+func buildLoss(p *model.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph, error) {
 	g := G.NewGraph()
 	l := &lossGraph{g: g, m: m, params: p.Params()}
 	var obs, act, oldLP, adv, ret, oldV *G.Node
 	obs, l.obs = p.ObsInput(g, dt, "obs", m)
-	act, l.act = agent.Input(g, dt, "act", m, p.ActDim)
-	oldLP, l.oldLP = agent.Input(g, dt, "old_logp", m)
-	adv, l.adv = agent.Input(g, dt, "adv", m)
-	ret, l.ret = agent.Input(g, dt, "ret", m)
-	oldV, l.oldV = agent.Input(g, dt, "old_value", m)
+	act, l.act = model.Input(g, dt, "act", m, p.ActDim)
+	oldLP, l.oldLP = model.Input(g, dt, "old_logp", m)
+	adv, l.adv = model.Input(g, dt, "adv", m)
+	ret, l.ret = model.Input(g, dt, "ret", m)
+	oldV, l.oldV = model.Input(g, dt, "old_value", m)
 	var ratioLo, ratioHi, vLo, vHi *G.Node
-	ratioLo, l.ratioLo = agent.Input(g, dt, "ratio_lo", m)
-	ratioHi, l.ratioHi = agent.Input(g, dt, "ratio_hi", m)
-	vLo, l.vLo = agent.Input(g, dt, "v_lo", m)
-	vHi, l.vHi = agent.Input(g, dt, "v_hi", m)
+	ratioLo, l.ratioLo = model.Input(g, dt, "ratio_lo", m)
+	ratioHi, l.ratioHi = model.Input(g, dt, "ratio_hi", m)
+	vLo, l.vLo = model.Input(g, dt, "v_lo", m)
+	vHi, l.vHi = model.Input(g, dt, "v_hi", m)
 	l.setClip(cfg.ClipCoef)
 	var err error
 	must := func(n *G.Node, e error) *G.Node {
@@ -96,11 +96,11 @@ func buildLoss(p *agent.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 		sqc := must(G.Square(must(G.Sub(vc, ret))))
 		sq = must(G.MaxBetween(sq, sqc))
 	}
-	l.vl = must(G.HadamardProd(must(G.Mean(sq)), agent.Scalar(g, dt, 0.5)))
+	l.vl = must(G.HadamardProd(must(G.Mean(sq)), model.Scalar(g, dt, 0.5)))
 
 	// Total loss.
-	entTerm := must(G.HadamardProd(ent, agent.Scalar(g, dt, cfg.EntCoef)))
-	vTerm := must(G.HadamardProd(l.vl, agent.Scalar(g, dt, cfg.VFCoef)))
+	entTerm := must(G.HadamardProd(ent, model.Scalar(g, dt, cfg.EntCoef)))
+	vTerm := must(G.HadamardProd(l.vl, model.Scalar(g, dt, cfg.VFCoef)))
 	l.loss = must(G.Add(must(G.Sub(l.pg, entTerm)), vTerm))
 	if err != nil {
 		return nil, fmt.Errorf("ppo: build loss graph: %w", err)
@@ -123,25 +123,10 @@ func (l *lossGraph) setClip(eps float64) {
 		for i := range vals {
 			vals[i] = v
 		}
-		agent.SetFloat64s(t, vals)
+		model.SetFloat64s(t, vals)
 	}
 	fill(l.ratioLo, 1-eps)
 	fill(l.ratioHi, 1+eps)
 	fill(l.vLo, -eps)
 	fill(l.vHi, eps)
-}
-
-// scalarOf returns a scalar (or the first element of a tensor) as float64.
-func scalarOf(val G.Value) float64 {
-	switch v := val.Data().(type) {
-	case float32:
-		return float64(v)
-	case float64:
-		return v
-	case []float32:
-		return float64(v[0])
-	case []float64:
-		return v[0]
-	}
-	return 0
 }

@@ -8,7 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -27,8 +27,8 @@ func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := envpool.Spec{TaskID: "test", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 4), ActionSpace: tc.space}
-			net := agent.NetConfig{Hidden: []int{5, 4}, Activation: agent.ActTanh, Head: agent.HeadAuto, InitLogStd: -0.3}
-			p, err := agent.NewPolicy(&spec, net, tensor.Float64)
+			net := model.NetConfig{Hidden: []int{5, 4}, Activation: model.ActTanh, Head: model.HeadAuto, InitLogStd: -0.3}
+			p, err := model.NewPolicy(&spec, net, tensor.Float64)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 			vm := G.NewTapeMachine(l.g)
 			defer vm.Close()
 			fillTensor(l.obs, func(int) float64 { return rng.NormFloat64() })
-			if p.Head == agent.HeadCategorical {
+			if p.Head == model.HeadCategorical {
 				fillTensor(l.act, func(i int) float64 {
 					if i%p.ActDim == (i/p.ActDim)%p.ActDim {
 						return 1
@@ -104,7 +104,7 @@ func fillTensor(d *tensor.Dense, f func(i int) float64) {
 	for i := range v {
 		v[i] = f(i)
 	}
-	agent.SetFloat64s(d, v)
+	model.SetFloat64s(d, v)
 }
 
 // lossOnce runs a loss graph's machine once and returns the loss.
@@ -114,7 +114,7 @@ func lossOnce(t *testing.T, vm G.VM, l *lossGraph) float64 {
 		t.Fatal(err)
 	}
 	defer vm.Reset()
-	return scalarOf(l.lossOut)
+	return model.ScalarValue(l.lossOut)
 }
 
 // checkFiniteDifferences compares grad, the gradient of loss with respect to the

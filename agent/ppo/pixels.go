@@ -3,15 +3,15 @@ package ppo
 import (
 	"fmt"
 
-	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
 // Pixel observations and Atari episodes.
 //
 // With network = nature_cnn (or auto on a task with uint8 C x H x W observations) or
-// small_cnn the policy is agent.NewCNNPolicy's CNN, and observations stay uint8 from the pool
-// to the network: each env's current observation, the rollout (agent.Rollout.ObsU8,
+// small_cnn the policy is model.NewCNNPolicy's CNN, and observations stay uint8 from the pool
+// to the network: each env's current observation, the rollout (Rollout.ObsU8,
 // a quarter of the float32 size: 16 envs x 128 steps of 4x84x84 frames take 58 MB)
 // and both graphs' inputs. The first convolution scales the pixels by 1/255 inside its
 // GEMMs. Running observation normalisation does not apply to pixels.
@@ -29,26 +29,26 @@ import (
 // by a life lost under episodic_life is not logged: the game's return and length run
 // on over its lives. Tasks without those columns log every episode from the rewards.
 
-// newPolicy builds the policy network a config asks for on a spec (ppo.network).
-func newPolicy(spec *envpool.Spec, net agent.NetConfig, cfg Config) (*agent.Policy, error) {
+// newPolicy builds the policy network a config asks for on a spec (net.network).
+func newPolicy(spec *envpool.Spec, net model.NetConfig, cfg Config) (*model.Policy, error) {
 	if err := CheckSpec(cfg, net, spec); err != nil {
 		return nil, err
 	}
-	return agent.NewActorCritic("ppo.network", cfg.Network, spec, net)
+	return model.New(net, spec)
 }
 
 // CheckSpec reports whether a PPO config fits a task's spaces (network, head,
 // observation normalisation); configs call it before a run directory is made.
-func CheckSpec(cfg Config, net agent.NetConfig, spec *envpool.Spec) error {
-	network, err := agent.ResolveNetwork("ppo.network", cfg.Network, spec)
+func CheckSpec(cfg Config, net model.NetConfig, spec *envpool.Spec) error {
+	network, err := model.ResolveNetwork(net.Network, spec)
 	if err != nil {
 		return err
 	}
-	if _, err := agent.ResolveHead(net.Head, spec.ActionSpace); err != nil {
+	if _, err := model.ResolveHead(net.Head, spec.ActionSpace); err != nil {
 		return err
 	}
-	if agent.CNNArch(network) != nil && cfg.NormObs {
-		return fmt.Errorf("ppo.norm_obs = true does not apply to ppo.network = %s (it scales pixels by 1/255): set it false", network)
+	if model.CNNArch(network) != nil && cfg.NormObs {
+		return fmt.Errorf("ppo.norm_obs = true does not apply to net.network = %s (it scales pixels by 1/255): set it false", network)
 	}
 	return nil
 }
@@ -61,10 +61,10 @@ func (t *Trainer) pixels() bool { return t.policy.Torso != nil }
 func (t *Trainer) initObs(total int) {
 	if t.pixels() {
 		t.heldU8 = make([]uint8, t.numEnvs*t.obsDim)
-		t.store = agent.NewRolloutU8(total, t.obsDim, t.actWidth, t.numEnvs)
+		t.store = NewRolloutU8(total, t.obsDim, t.actWidth, t.numEnvs)
 	} else {
 		t.held = make([]float32, t.numEnvs*t.obsDim)
-		t.store = agent.NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
+		t.store = NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
 	}
 	t.rawRewardCol, t.gameOverCol = t.spec.InfoIndex("reward"), t.spec.InfoIndex("terminated")
 }
@@ -91,10 +91,10 @@ func (t *Trainer) updateObsStats(b *envpool.Batch) {
 func (t *Trainer) inputHeld(k, e int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.infObs.Data().([]uint8)[k*d:(k+1)*d], t.heldU8[e*d:(e+1)*d])
+		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], t.heldU8[e*d:(e+1)*d])
 		return
 	}
-	in := t.infObs.Data().([]float32)
+	in := t.acting.Obs.Data().([]float32)
 	t.normalized(t.held[e*d:(e+1)*d], in[k*d:(k+1)*d])
 }
 
@@ -103,16 +103,16 @@ func (t *Trainer) inputHeld(k, e int) {
 func (t *Trainer) inputFinal(k int, b *envpool.Batch, i int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.infObs.Data().([]uint8)[k*d:(k+1)*d], b.FinalObsU8[i*d:(i+1)*d])
+		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], b.FinalObsU8[i*d:(i+1)*d])
 		return
 	}
-	in := t.infObs.Data().([]float32)
+	in := t.acting.Obs.Data().([]float32)
 	t.normalized(b.FinalObsF32[i*d:(i+1)*d], in[k*d:(k+1)*d])
 }
 
 // clearInput zeroes the inference graph's input (rows not written stay defined).
 func (t *Trainer) clearInput() {
-	switch in := t.infObs.Data().(type) {
+	switch in := t.acting.Obs.Data().(type) {
 	case []float32:
 		clear(in)
 	case []uint8:
@@ -125,10 +125,10 @@ func (t *Trainer) clearInput() {
 func (t *Trainer) storeObs(slot, k int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.store.ObsRowU8(slot), t.infObs.Data().([]uint8)[k*d:(k+1)*d])
+		copy(t.store.ObsRowU8(slot), t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d])
 		return
 	}
-	copy(t.store.ObsRow(slot), t.infObs.Data().([]float32)[k*d:(k+1)*d])
+	copy(t.store.ObsRow(slot), t.acting.Obs.Data().([]float32)[k*d:(k+1)*d])
 }
 
 // loadObs copies the rollout slot's observation into row k of the training graph's

@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -62,7 +63,7 @@ func aimSetup(batch int) (testSetup, *atomic.Int64) {
 	cfg := DefaultConfig()
 	cfg.NumSteps, cfg.NumMinibatches, cfg.UpdateEpochs = 16, 2, 4
 	cfg.LearningRate, cfg.EntCoef = 1e-3, 0
-	net := agent.DefaultNetConfig()
+	net := model.DefaultNetConfig()
 	net.InitLogStd = aimInitLogStd
 	return testSetup{Setup: agent.Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
 		return &aim{rng: rand.New(rand.NewPCG(uint64(seed), 9)), outside: outside}, nil
@@ -74,8 +75,8 @@ func aimSetup(batch int) (testSetup, *atomic.Int64) {
 // Gaussian CNN policy, and still refuses norm_obs on pixels.
 func TestPixelGaussianSpec(t *testing.T) {
 	s, _ := aimSetup(0)
-	for _, network := range []string{agent.NetworkNatureCNN, agent.NetworkAuto} {
-		s.PPO.Network = network
+	for _, network := range []string{model.NetworkNatureCNN, model.NetworkAuto} {
+		s.Net.Network = network
 		if err := CheckSpec(s.PPO, s.Net, &s.Spec); err != nil {
 			t.Errorf("network %s on pixels with a Box: %v", network, err)
 		}
@@ -83,7 +84,7 @@ func TestPixelGaussianSpec(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Torso == nil || p.Head != agent.HeadGaussian || p.ActDim != 1 || p.LogStd == nil {
+		if p.Torso == nil || p.Head != model.HeadGaussian || p.ActDim != 1 || p.LogStd == nil {
 			t.Errorf("network %s: torso %v, head %q, ActDim %d: want a Gaussian CNN", network, p.Torso != nil, p.Head, p.ActDim)
 		}
 	}
@@ -92,7 +93,7 @@ func TestPixelGaussianSpec(t *testing.T) {
 		t.Errorf("CheckSpec norm_obs on pixels with a Box: %v", err)
 	}
 	s.PPO.NormObs = false
-	s.Net.Head = agent.HeadCategorical
+	s.Net.Head = model.HeadCategorical
 	if err := CheckSpec(s.PPO, s.Net, &s.Spec); err == nil || !strings.Contains(err.Error(), "net.head") {
 		t.Errorf("CheckSpec categorical head on a Box: %v", err)
 	}
@@ -108,7 +109,7 @@ func TestPixelGaussianLossGradient(t *testing.T) {
 	s.Spec.ActionSpace = envpool.BoxSpace([]float32{-1, -1}, []float32{1, 1})
 	s.Net.InitLogStd = -0.3
 	s.Net.OrthoInit = false // PyTorch's init: actor means larger than orthogonal 0.01's
-	p, err := agent.NewCNNPolicy(&s.Spec, s.Net, nil)
+	p, err := model.NewCNNPolicy(&s.Spec, s.Net, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestPixelGaussianLossGradient(t *testing.T) {
 	}
 	grads := map[string][]float64{}
 	for i, g := range l.grads {
-		grads[l.params[i].Name] = agent.Float64s(g.Value().(*tensor.Dense))
+		grads[l.params[i].Name] = model.Float64s(g.Value().(*tensor.Dense))
 	}
 	vm.Reset()
 
@@ -234,7 +235,7 @@ func TestPixelGaussianCheckpointRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tr.Policy().Params()
-	for _, got := range [][]agent.Param{tr2.Policy().Params(), pol.Policy.Params()} {
+	for _, got := range [][]model.Param{tr2.Policy().Params(), pol.Policy.Params()} {
 		if len(got) != len(want) {
 			t.Fatalf("%d parameters restored, want %d", len(got), len(want))
 		}
@@ -244,7 +245,7 @@ func TestPixelGaussianCheckpointRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if pol.Policy.Head != agent.HeadGaussian || pol.Policy.LogStd == nil {
+	if pol.Policy.Head != model.HeadGaussian || pol.Policy.LogStd == nil {
 		t.Errorf("evaluation policy head %q: want the Gaussian", pol.Policy.Head)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
 
@@ -84,7 +85,7 @@ func cueSetup(batch int) testSetup {
 	return testSetup{Setup: agent.Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
 		return &cue{rng: rand.New(rand.NewPCG(uint64(seed), 7))}, nil
 	}, Pool: envpool.Options{NumEnvs: 8, BatchSize: batch, NumThreads: 1},
-		Net: agent.DefaultNetConfig(), Seed: 3, TotalSteps: 20 * 8 * 16}, PPO: cfg}
+		Net: model.DefaultNetConfig(), Seed: 3, TotalSteps: 20 * 8 * 16}, PPO: cfg}
 }
 
 // The Nature CNN path keeps observations uint8 from the pool to the rollout: each
@@ -184,16 +185,16 @@ func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 // PPO with either CNN torso learns the cue task: the raw return of a game climbs from
 // chance (75) to near the 150 maximum within 2560 env steps.
 func TestPixelPPOLearnsCue(t *testing.T) {
-	for _, network := range []string{agent.NetworkNatureCNN, agent.NetworkSmallCNN} {
+	for _, network := range []string{model.NetworkNatureCNN, model.NetworkSmallCNN} {
 		t.Run(network, func(t *testing.T) {
 			s := cueSetup(4)
-			s.PPO.Network = network
+			s.Net.Network = network
 			tr, err := newTrainer(s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer tr.Close()
-			if got, want := len(tr.policy.Torso.Params), agent.CNNArch(network).NumParams(); got != want {
+			if got, want := len(tr.policy.Torso.Params), model.CNNArch(network).NumParams(); got != want {
 				t.Fatalf("torso with %d parameters, want %d", got, want)
 			}
 			rets := trainToEnd(t, tr, nil)
@@ -218,20 +219,20 @@ func TestPixelConfigErrors(t *testing.T) {
 		t.Errorf("CheckSpec norm_obs on pixels: %v", err)
 	}
 	s = cueSetup(0)
-	s.PPO.Network = agent.NetworkMLP
-	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "ppo.network = mlp") {
+	s.Net.Network = model.NetworkMLP
+	if _, err := newTrainer(s); err == nil || !strings.Contains(err.Error(), "net.network = mlp") {
 		t.Errorf("mlp on pixels: %v", err)
 	}
 	w := walkSetup(envpool.DiscreteSpace(2), 0)
-	w.PPO.Network = agent.NetworkNatureCNN
-	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "ppo.network = nature_cnn") {
+	w.Net.Network = model.NetworkNatureCNN
+	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "net.network = nature_cnn") {
 		t.Errorf("nature_cnn on float32 vectors: %v", err)
 	}
-	w.PPO.Network = agent.NetworkSmallCNN
-	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "ppo.network = small_cnn") {
+	w.Net.Network = model.NetworkSmallCNN
+	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err == nil || !strings.Contains(err.Error(), "net.network = small_cnn") {
 		t.Errorf("small_cnn on float32 vectors: %v", err)
 	}
-	w.PPO.Network = agent.NetworkAuto
+	w.Net.Network = model.NetworkAuto
 	if err := CheckSpec(w.PPO, w.Net, &w.Spec); err != nil {
 		t.Errorf("auto on float32 vectors: %v", err)
 	}

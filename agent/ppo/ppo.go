@@ -29,7 +29,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent"
-	"github.com/rlpool/rlpool/agent/nn"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/optim"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -39,17 +39,12 @@ type Trainer struct {
 	cfg    Config
 	spec   envpool.Spec
 	pool   *envpool.Pool
-	policy *agent.Policy
-	params []agent.Param
+	policy *model.Policy
+	params []model.Param
 
-	// Inference graph: the policy on one batch of batch_size observations.
-	infM   G.VM
-	infG   *G.ExprGraph // the acting graph, whose weights change only in learn
-	infObs *tensor.Dense
-	infPN  *agent.PolicyNodes
-	// Copies of the outputs taken as they are computed (G.Read): a node's own value
-	// may be overwritten later in the run when the compiler reuses its register.
-	infOut, infValue G.Value
+	// The acting pass: the policy's inference graph on one batch of batch_size
+	// observations, whose weights change only in learn.
+	acting *model.Forward
 	// Training graph: the loss on one minibatch.
 	train  *lossGraph
 	trainM G.VM
@@ -61,8 +56,8 @@ type Trainer struct {
 	pcg    *rand.PCG
 	rng    *rand.Rand
 	obsRMS *agent.RunningMeanStd
-	rew    *agent.RewardScaler
-	store  *agent.Rollout
+	rew    *RewardScaler
+	store  *Rollout
 
 	numEnvs, batch, obsDim, actWidth int
 	held                             []float32 // N x obsDim: each env's current raw observation
@@ -110,7 +105,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.params = t.policy.Params()
 	t.obsDim = t.policy.ObsDim
 	t.actWidth = 1
-	if t.policy.Head == agent.HeadGaussian {
+	if t.policy.Head == model.HeadGaussian {
 		t.actWidth = t.policy.ActDim
 	}
 	total := cfg.NumSteps * t.numEnvs
@@ -125,18 +120,12 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (docs/design/custom-ops.md).
-	gi := G.NewGraph()
-	var obs *G.Node
-	obs, t.infObs = t.policy.ObsInput(gi, tensor.Float32, "obs", t.batch)
-	if t.infPN, err = t.policy.BuildInference(gi, obs); err != nil {
+	if t.acting, err = model.NewForward(t.policy, t.batch); err != nil {
 		return nil, err
 	}
-	G.Read(t.infPN.Out, &t.infOut)
-	G.Read(t.infPN.Value, &t.infValue)
 	if t.train, err = buildLoss(t.policy, cfg, total/cfg.NumMinibatches, tensor.Float32); err != nil {
 		return nil, err
 	}
-	t.infM, t.infG = G.NewTapeMachine(gi), gi
 	// Gradients go into the weights' dual values, which the in-place Adam reads, clips
 	// by their global norm (item 11) and zeroes.
 	t.trainM = G.NewTapeMachine(t.train.g, G.BindDualValues(t.train.pn.Params...))
@@ -148,7 +137,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.lr = cfg.LearningRate
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
-	t.rew = agent.NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
+	t.rew = NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
 	t.initObs(total) // held observations and the rollout, float32 or pixels (pixels.go)
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
@@ -183,7 +172,7 @@ func (t *Trainer) NumUpdates() int { return t.numUpdates }
 func (t *Trainer) StepsPerUpdate() int { return t.store.Cap() }
 
 // Policy returns the policy (its weights are the tensors being trained).
-func (t *Trainer) Policy() *agent.Policy { return t.policy }
+func (t *Trainer) Policy() *model.Policy { return t.policy }
 
 // StatNames lists the per-update statistics Iterate returns, in order.
 func StatNames() []string {
@@ -251,7 +240,7 @@ func (t *Trainer) reset() error {
 func (t *Trainer) collect() error {
 	// The weights stay as the last update (or Load) left them until the next learn:
 	// the acting graph's layers convert them once for the whole rollout and values.
-	nn.WeightsFixed(t.infG)
+	t.acting.WeightsFixed()
 	t.store.Clear()
 	total := t.store.Cap()
 	acted := 0
@@ -293,13 +282,13 @@ func (t *Trainer) normalized(raw, dst []float32) {
 	copy(dst, raw)
 }
 
-// forward runs the inference graph on the rows already written into infObs.
+// forward runs the acting pass on the rows already written into its input.
 func (t *Trainer) forward() (out, values []float32, err error) {
-	defer t.infM.Reset()
-	if err := t.infM.RunAll(); err != nil {
-		return nil, nil, fmt.Errorf("ppo: policy forward pass: %w", err)
+	out, values, err = t.acting.Run()
+	if err != nil {
+		return nil, nil, fmt.Errorf("ppo: %w", err)
 	}
-	return t.infOut.Data().([]float32), t.infValue.Data().([]float32), nil
+	return out, values, nil
 }
 
 // act samples actions for the envs in ids from their current observations, stores the
@@ -431,7 +420,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			clear(act)
 			for k, i := range mb {
 				t.loadObs(k, i)
-				if t.policy.Head == agent.HeadCategorical {
+				if t.policy.Head == model.HeadCategorical {
 					act[k*t.policy.ActDim+int(t.store.Act[i])] = 1
 				} else {
 					copy(act[k*t.actWidth:(k+1)*t.actWidth], t.store.ActRow(i))
@@ -462,9 +451,9 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 			sumKL += approxKL
 			epochKL += approxKL
 			sumClip += float64(clipped) / float64(m)
-			sumPG += scalarOf(l.pgOut)
-			sumV += scalarOf(l.vlOut)
-			sumEnt += scalarOf(l.entOut)
+			sumPG += model.ScalarValue(l.pgOut)
+			sumV += model.ScalarValue(l.vlOut)
+			sumEnt += model.ScalarValue(l.entOut)
 			nmb++
 			if t.optState != nil {
 				if err := t.opt.LoadState(*t.optState); err != nil {

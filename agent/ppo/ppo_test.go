@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 
 	"github.com/rlpool/rlpool/agent/optim"
@@ -68,7 +69,7 @@ func walkSetup(space envpool.Space, batch int) testSetup {
 	return testSetup{Setup: agent.Setup{Spec: spec, Factory: func(_ int, seed int64) (envpool.Env, error) {
 		return &walk{rng: rand.New(rand.NewPCG(uint64(seed), 5))}, nil
 	}, Pool: envpool.Options{NumEnvs: 4, BatchSize: batch, NumThreads: 1},
-		Net: agent.NetConfig{Hidden: []int{8}, Activation: agent.ActTanh, Head: agent.HeadAuto, OrthoInit: true}, Seed: 1, TotalSteps: 1000}, PPO: cfg}
+		Net: model.NetConfig{Hidden: []int{8}, Activation: model.ActTanh, Head: model.HeadAuto, OrthoInit: true}, Seed: 1, TotalSteps: 1000}, PPO: cfg}
 }
 
 // The log-probabilities stored while acting (computed in Go when sampling) equal what
@@ -123,7 +124,7 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 			clear(act)
 			for k := range l.m {
 				copy(obs[k*tr.obsDim:], st.ObsRow(k))
-				if tr.policy.Head == agent.HeadCategorical {
+				if tr.policy.Head == model.HeadCategorical {
 					act[k*tr.policy.ActDim+int(st.Act[k])] = 1
 				} else {
 					copy(act[k*tr.actWidth:], st.ActRow(k))

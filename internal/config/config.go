@@ -21,6 +21,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/agent/ppo"
 	"github.com/rlpool/rlpool/configs"
 	"github.com/rlpool/rlpool/envpool"
@@ -31,10 +32,13 @@ import (
 type Config struct {
 	Run RunConfig       `toml:"run"`
 	Env EnvConfig       `toml:"env"`
-	Net agent.NetConfig `toml:"net"`
+	Net model.NetConfig `toml:"net"`
 	// Learners holds every learner's section by name: pointers to the learners' own
 	// config structs (ppo.Config, impala.Config), defaults filled in.
 	Learners map[string]any `toml:"-"`
+	// Notes says which deprecated keys were read and where they went, one line each,
+	// for the run to print and record.
+	Notes []string `toml:"-"`
 }
 
 // Algorithm returns the learner run.algo names.
@@ -109,7 +113,7 @@ func Default() Config {
 		Run: RunConfig{Algo: ppo.Algo, Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
 			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN()},
 		Env:      EnvConfig{Task: configs.DefaultTask, Options: envpool.Options{NumEnvs: 4}},
-		Net:      agent.DefaultNetConfig(),
+		Net:      model.DefaultNetConfig(),
 		Learners: map[string]any{},
 	}
 	for _, a := range Algorithms {
@@ -146,7 +150,7 @@ func (c *Config) schema() reflect.Value {
 func (c *Config) fromSchema(v reflect.Value) {
 	c.Run = v.Field(0).Interface().(RunConfig)
 	c.Env = v.Field(1).Interface().(EnvConfig)
-	c.Net = v.Field(2).Interface().(agent.NetConfig)
+	c.Net = v.Field(2).Interface().(model.NetConfig)
 }
 
 // schemaType is the type of schema's value: what overrides and help walk.
@@ -183,6 +187,7 @@ func Parse(data []byte, source string, overrides []string) (*Config, error) {
 func FromMap(raw map[string]any, overrides []string, source string) (*Config, error) {
 	cfg := Default()
 	var errs []error
+	overrides, cfg.Notes = moveDeprecated(raw, overrides, &errs)
 	for _, o := range overrides {
 		if err := applyOverride(raw, o); err != nil {
 			errs = append(errs, err)
@@ -211,6 +216,9 @@ func FromMap(raw map[string]any, overrides []string, source string) (*Config, er
 func (c *Config) checkCombinations() []error {
 	var errs []error
 	if err := agent.CheckPool(c.Env.Options); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Net.Check(); err != nil {
 		errs = append(errs, err)
 	}
 	if a, err := c.Algorithm(); err != nil {

@@ -1,9 +1,9 @@
 // Package play loads a trained policy from a run directory and plays it: `train eval`.
 //
 // The policy is rebuilt from the run's own config.toml and a checkpoint (best or
-// latest) by the run's learner (agent.Algorithm's Policy). An MLP policy is evaluated
-// in plain Go (a few matrix-vector products per step); a Nature CNN runs as a graph on
-// one observation, on the backend net.backend picks. Returns are the env's raw,
+// latest) by the run's learner (agent.Algorithm's Policy) and run by the learners' own
+// acting pass (model.Forward) on one observation at a time: the same float32 graph and
+// kernels, the torso on the backend net.backend picks. Returns are the env's raw,
 // undiscounted rewards.
 // The first episode can be recorded as an animated GIF of the pictures the env draws of
 // itself (envpool.Renderer), whatever its family, at the task's RenderFPS.
@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 
 	"github.com/rlpool/rlpool/agent"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/internal/config"
@@ -34,21 +35,11 @@ type Agent struct {
 	Note       string // e.g. that best.ckpt was missing and latest.ckpt was used
 
 	factory envpool.Factory
-	policy  *agent.Policy // MLP actor-critic (network mlp), evaluated in plain Go
-	layers  []layer
-	cnn     *cnnNet // Nature CNN (pixels), run as a graph; nil for MLPs
+	policy  *model.Policy
+	forward *model.Forward // the policy's acting pass on one observation
 	random  bool
 	obsRMS  *agent.RunningMeanStd
 	obsClip float64
-	// scratch
-	norm, bufA, bufB []float32
-}
-
-// layer is one dense layer of the actor: W is in x out, row-major.
-type layer struct {
-	in, out int
-	w, b    []float32
-	act     bool // apply the activation after this layer
 }
 
 // Load reads a run's config and the checkpoint named by which: "best" (falling back to
@@ -114,25 +105,12 @@ func Load(runDir, which string) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
 	}
-	a.policy = tr.Policy
-	if tr.Policy.Torso != nil { // pixels: the Nature CNN, run as a graph
-		if a.cnn, err = newCNNNet(tr.Policy); err != nil {
-			return nil, err
-		}
-		return a, nil
+	a.policy, a.obsRMS, a.obsClip = tr.Policy, tr.ObsRMS, tr.ObsClip
+	if a.forward, err = model.NewForward(tr.Policy, 1); err != nil {
+		return nil, fmt.Errorf("play: %w", err)
 	}
-	a.obsRMS, a.obsClip = tr.ObsRMS, tr.ObsClip
-	ps := a.policy.Actor.Params
-	for l := 0; 2*l < len(ps); l++ {
-		sh := ps[2*l].T.Shape()
-		a.layers = append(a.layers, layer{in: sh[0], out: sh[1], w: ps[2*l].F32(), b: ps[2*l+1].F32(), act: 2*l+2 < len(ps)})
-	}
-	widest := a.policy.ObsDim
-	for _, l := range a.layers {
-		widest = max(widest, l.out)
-	}
-	a.norm = make([]float32, a.policy.ObsDim)
-	a.bufA, a.bufB = make([]float32, widest), make([]float32, widest)
+	// The checkpoint's weights do not change during an evaluation: convert them once.
+	a.forward.WeightsFixed()
 	return a, nil
 }
 
@@ -158,46 +136,24 @@ func fileExists(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// head runs the actor on one raw observation and returns its logits or means.
-func (a *Agent) head(obs []float32) []float32 {
-	x := a.norm
-	if a.obsRMS != nil {
-		a.obsRMS.Normalize(obs, x, a.obsClip)
-	} else {
-		copy(x, obs)
-	}
-	tanh := a.Config.Net.Activation == agent.ActTanh
-	in, out := x, a.bufA
-	for _, l := range a.layers {
-		y := out[:l.out]
-		copy(y, l.b)
-		for i := range l.in {
-			xi := in[i]
-			if xi == 0 {
-				continue
-			}
-			row := l.w[i*l.out : (i+1)*l.out]
-			for j, w := range row {
-				y[j] += xi * w
-			}
-		}
-		if l.act {
-			for j, v := range y {
-				if tanh {
-					y[j] = float32(math.Tanh(float64(v)))
-				} else if v < 0 {
-					y[j] = 0
-				}
-			}
-		}
-		in = y
-		if &out[0] == &a.bufA[0] {
-			out = a.bufB
+// output runs the actor on one raw observation (normalised as in training when the
+// run normalised observations) and returns its logits or means.
+func (a *Agent) output(ob envpool.Obs) ([]float32, error) {
+	switch in := a.forward.Obs.Data().(type) {
+	case []uint8:
+		copy(in, ob.U8)
+	case []float32:
+		if a.obsRMS != nil {
+			a.obsRMS.Normalize(ob.F32, in, a.obsClip)
 		} else {
-			out = a.bufA
+			copy(in, ob.F32)
 		}
 	}
-	return in
+	out, _, err := a.forward.Run()
+	if err != nil {
+		return nil, fmt.Errorf("play: %w", err)
+	}
+	return out, nil
 }
 
 // Act writes the env action for a raw observation into dst: the most likely action
@@ -207,14 +163,9 @@ func (a *Agent) Act(ob envpool.Obs, deterministic bool, rng *rand.Rand, dst []fl
 		a.randomAction(rng, dst)
 		return nil
 	}
-	var out []float32 // the actor's output: logits, or a Gaussian's means
-	if a.cnn != nil {
-		var err error
-		if out, err = a.cnn.output(ob.U8); err != nil {
-			return err
-		}
-	} else {
-		out = a.head(ob.F32)
+	out, err := a.output(ob) // the actor's output: logits, or a Gaussian's means
+	if err != nil {
+		return err
 	}
 	if deterministic {
 		a.policy.Greedy(out, dst)
@@ -321,7 +272,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 		obs = make([]float32, a.Spec.ObsSpace.Size())
 		ob.F32 = obs
 	} else {
-		if a.policy != nil && a.cnn == nil {
+		if a.policy != nil && a.policy.Torso == nil {
 			return nil, fmt.Errorf("play: %s has %v observations, which an MLP policy cannot read", a.Spec.TaskID, a.Spec.ObsSpace.DType)
 		}
 		ob.U8 = make([]uint8, a.Spec.ObsSpace.Size())

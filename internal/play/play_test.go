@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/impala"
+	"github.com/rlpool/rlpool/agent/model"
+	"github.com/rlpool/rlpool/envpool"
 	_ "github.com/rlpool/rlpool/envs/classic"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/render"
@@ -51,11 +54,28 @@ func patternOutput(t *testing.T, a *Agent, k int) (obs []uint8, out []float32) {
 	for i := range obs {
 		obs[i] = uint8(i * k)
 	}
-	out, err := a.cnn.output(obs)
+	out, err := a.output(envpool.Obs{U8: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return obs, append([]float32(nil), out...)
+}
+
+// runOn runs an acting pass on one observation (float32 values or uint8 pixels) and
+// returns a copy of the actor's output.
+func runOn(t *testing.T, f *model.Forward, obs any) []float32 {
+	t.Helper()
+	switch o := obs.(type) {
+	case []float32:
+		copy(f.Obs.Data().([]float32), o)
+	case []uint8:
+		copy(f.Obs.Data().([]uint8), o)
+	}
+	out, _, err := f.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]float32(nil), out...)
 }
 
 // latestCheckpoint reads the latest checkpoint of the run in dir.
@@ -77,7 +97,7 @@ func trainCNN(t *testing.T, sets []string) (*Agent, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.cnn == nil {
+	if a.policy.Torso == nil {
 		t.Fatalf("the checkpoint of %s did not load as a CNN player", dir)
 	}
 	return a, dir
@@ -92,12 +112,24 @@ func TestPlayMatchesGraphAndRecords(t *testing.T) {
 	if a.EnvSteps != 2048 || a.obsRMS == nil {
 		t.Fatalf("loaded checkpoint at %d steps (norm stats %v), want 2048 with stats", a.EnvSteps, a.obsRMS != nil)
 	}
-	// The plain-Go actor must agree with the policy's Gorgonia graph.
+	// The player computes what the learner's acting pass computes on the normalised
+	// observation, bit for bit, and what its training graph computes up to rounding.
 	obs := []float32{0.03, -0.2, 0.05, 0.4}
 	normed := make([]float32, 4)
 	a.obsRMS.Normalize(obs, normed, a.obsClip)
+	got, err := a.output(envpool.Obs{F32: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acting, err := model.NewForward(a.policy, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if actOut := runOn(t, acting, normed); !slices.Equal(got, actOut) {
+		t.Fatalf("player logits %v, acting pass %v", got, actOut)
+	}
 	g := G.NewGraph()
-	in, inT := agent.Input(g, tensor.Float32, "obs", 1, 4)
+	in, inT := model.Input(g, tensor.Float32, "obs", 1, 4)
 	copy(inT.Data().([]float32), normed)
 	pn, err := a.policy.Build(g, in)
 	if err != nil {
@@ -111,7 +143,6 @@ func TestPlayMatchesGraphAndRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := out.Data().([]float32)
-	got := a.head(obs)
 	for i := range want {
 		if math.Abs(float64(got[i]-want[i])) > 1e-5 {
 			t.Fatalf("logits %v, graph gives %v", got, want)
@@ -240,27 +271,24 @@ func TestImpalaNatureCNN(t *testing.T) {
 	sets := []string{"run.algo=impala", "run.dir=" + t.TempDir(), "run.name=pong", "run.total_steps=40",
 		"run.threads=1", "run.log_interval=20", "run.checkpoint_interval=0", "env.task=Pong-v5",
 		"env.num_envs=2", "env.batch_size=2", "env.options.roms_dir=" + roms, "impala.unroll_length=5",
-		"impala.batch_size=2", "impala.queue_size=4", "impala.network=auto"}
+		"impala.batch_size=2", "impala.queue_size=4", "net.network=auto"}
 	a, dir := trainCNN(t, sets)
 	obs, before := patternOutput(t, a, 7)
 	// Raise the bias of action 0 in the checkpoint: exactly logit 0 must follow.
 	ck := latestCheckpoint(t, dir)
-	load := func(ck *agent.Checkpoint) (*cnnNet, error) {
+	load := func(ck *agent.Checkpoint) (*model.Forward, error) {
 		tr, err := impala.Algorithm.Policy(a.Config.Section(), a.Config.Net, &a.Spec, ck)
 		if err != nil {
 			return nil, err
 		}
-		return newCNNNet(tr.Policy)
+		return model.NewForward(tr.Policy, 1)
 	}
 	ck.F32["actor.b0"][0] += 1
 	net, err := load(ck)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := net.output(obs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := runOn(t, net, obs)
 	for i := range before {
 		want := before[i]
 		if i == 0 {

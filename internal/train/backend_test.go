@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/dnnl"
+	"github.com/rlpool/rlpool/agent/model"
 	_ "github.com/rlpool/rlpool/envs/all" // the bundled configs' tasks
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
@@ -72,7 +72,7 @@ func TestEveryConfigTrainsWithoutOneDNN(t *testing.T) {
 			if err != nil || meta.Backend != "go" {
 				t.Errorf("meta.json network_backend = %q (%v), want go", meta.Backend, err)
 			}
-			if cfg.Net.Backend == "auto" && agent.IsImageSpace(spec.ObsSpace) && !strings.Contains(line, "oneDNN is not available") {
+			if cfg.Net.Backend == "auto" && model.IsImageSpace(spec.ObsSpace) && !strings.Contains(line, "oneDNN is not available") {
 				t.Errorf("a pixel task's start line does not say why oneDNN was not used:\n%s", line)
 			}
 		})

@@ -24,7 +24,7 @@ import (
 
 	"github.com/rlpool/rlpool/agent"
 	"github.com/rlpool/rlpool/agent/blas"
-	"github.com/rlpool/rlpool/agent/nn"
+	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/internal/config"
@@ -250,10 +250,11 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	if err := r.chooseBackend(&spec); err != nil {
+	net, err := r.chooseBackend(&spec)
+	if err != nil {
 		return err
 	}
-	s := agent.Setup{Spec: spec, Factory: factory, Pool: r.cfg.Env.Options, Net: r.cfg.Net,
+	s := agent.Setup{Spec: spec, Factory: factory, Pool: r.cfg.Env.Options, Net: net,
 		Seed: r.cfg.Run.Seed, TotalSteps: r.cfg.Run.TotalSteps}
 	if r.learner, err = algo.New(s, r.cfg.Section()); err != nil {
 		return err
@@ -311,25 +312,25 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	return r.dir.WriteMeta(r.meta)
 }
 
-// chooseBackend resolves net.backend, says on one line which backend the network runs
-// on and why, and records it in meta.json. The backend runs the Nature CNN; a policy of
-// MLPs (vector observations) always runs on the Go kernels, and the line says so.
-func (r *runner) chooseBackend(spec *envpool.Spec) error {
-	backend, line, err := nn.ResolveBackend(r.cfg.Net.Backend)
+// chooseBackend decides the network once (model.Resolve), says on one line which
+// backend it runs on and why, records that in meta.json, and returns the [net] section
+// with its choices made, which the learner builds from. Notes on deprecated config
+// keys are printed and recorded with it.
+func (r *runner) chooseBackend(spec *envpool.Spec) (model.NetConfig, error) {
+	for _, n := range r.cfg.Notes {
+		fmt.Fprintf(r.opts.Stderr, "train: warning: %s\n", n)
+		r.meta.Notes = append(r.meta.Notes, "config: "+n)
+	}
+	c, err := model.Resolve(r.cfg.Net, spec)
 	if err != nil {
-		return err
+		return model.NetConfig{}, err
 	}
-	if !agent.IsImageSpace(spec.ObsSpace) {
-		backend, line = nn.BackendGo, "network backend: go (an MLP policy: its small layers run on the Go kernels whatever net.backend says)"
-	} else if prec, err := nn.ParsePrecision(r.cfg.Net.Precision); err == nil {
-		r.meta.Precision = string(prec)
-		if prec == nn.PrecisionBF16 {
-			line += "; computing in bf16 (net.precision = bf16), weights kept in fp32"
-		}
+	if c.Torso() != nil {
+		r.meta.Precision = string(c.Precision)
 	}
-	fmt.Fprintf(r.opts.Stderr, "train: %s\n", line)
-	r.meta.Backend = string(backend)
-	return nil
+	fmt.Fprintf(r.opts.Stderr, "train: %s\n", c.Line)
+	r.meta.Backend = string(c.Backend)
+	return c.Config(), nil
 }
 
 // resolveTask looks up the config's task, builds its spec and factory with the family

@@ -1,8 +1,9 @@
-package agent
+package ppo
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/rlpool/rlpool/agent"
 )
 
 // Rollout stores the transitions of one rollout in the order actions were taken. Each
@@ -113,29 +114,5 @@ func grow(s []float32, n int) []float32 {
 // 1 is a perfect value function, 0 no better than a constant, NaN when the returns do
 // not vary.
 func (r *Rollout) ExplainedVariance() float64 {
-	return ExplainedVariance(r.Ret[:r.N], r.Value[:r.N])
-}
-
-// ExplainedVariance returns 1 - Var(targets - preds) / Var(targets), the share of the
-// targets' variance a value function accounts for: 1 is perfect, 0 no better than a
-// constant, negative worse; NaN when the targets do not vary. Both learners log it.
-func ExplainedVariance[T float32 | float64](targets, preds []T) float64 {
-	n := float64(len(targets))
-	var my, md float64
-	for i, y := range targets {
-		my += float64(y)
-		md += float64(y - preds[i])
-	}
-	my, md = my/n, md/n
-	var vy, vd float64
-	for i, y := range targets {
-		dy := float64(y) - my
-		d := float64(y-preds[i]) - md
-		vy += dy * dy
-		vd += d * d
-	}
-	if vy == 0 {
-		return math.NaN()
-	}
-	return 1 - vd/vy
+	return agent.ExplainedVariance(r.Ret[:r.N], r.Value[:r.N])
 }

@@ -1,4 +1,4 @@
-package agent
+package ppo
 
 // Step is one transition of one env as GAE sees it.
 type Step struct {

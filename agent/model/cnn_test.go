@@ -1,10 +1,9 @@
-package agent
+package model
 
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -128,7 +127,7 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 	for _, l := range ls {
 		wantH += 0.5 * math.Log(2*math.Pi*math.E*math.Exp(2*l))
 	}
-	near("entropy", scalar64(entV), wantH)
+	near("entropy", ScalarValue(entV), wantH)
 
 	// Acting: Sample's log-probability is the same Gaussian's for the action it draws,
 	// and Greedy acts with the mean.
@@ -147,18 +146,8 @@ func TestGaussianCNNLogProbEntropy(t *testing.T) {
 	}
 }
 
-func scalar64(v G.Value) float64 {
-	switch x := v.Data().(type) {
-	case float32:
-		return float64(x)
-	case []float32:
-		return float64(x[0])
-	}
-	return math.NaN()
-}
-
 // The small torso has the first DQN paper's layers under the same names as the Nature
-// CNN's, and a checkpoint of one does not load into the other.
+// CNN's (agent's checkpoint tests check that one does not load into the other).
 func TestSmallCNNPolicy(t *testing.T) {
 	spec := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84),
 		ActionSpace: envpool.DiscreteSpace(6)}
@@ -177,51 +166,7 @@ func TestSmallCNNPolicy(t *testing.T) {
 			t.Errorf("%s: shape %v, want %v", p.Name, p.T.Shape(), sh)
 		}
 	}
-	nature, err := NewCNNPolicy(&spec, DefaultNetConfig(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck := &Checkpoint{F32: map[string][]float32{}}
-	ck.PutParams("", nature.Params())
-	if err := ck.GetParams("", small.Params()); err == nil {
-		t.Error("a Nature CNN checkpoint loaded into the small torso")
-	}
-	ck = &Checkpoint{F32: map[string][]float32{}}
-	ck.PutParams("", small.Params())
-	if err := ck.GetParams("", nature.Params()); err == nil {
-		t.Error("a small torso's checkpoint loaded into the Nature CNN")
-	}
-	if _, err := ResolveNetwork("ppo.network", NetworkSmallCNN, &spec); err != nil {
+	if _, err := ResolveNetwork(NetworkSmallCNN, &spec); err != nil {
 		t.Errorf("small_cnn on pixels: %v", err)
-	}
-}
-
-// net.precision = bf16 is refused, with the reason, for an MLP policy, on the go
-// backend, and for an unknown precision; fp32 builds everywhere.
-func TestPrecisionRefused(t *testing.T) {
-	pix := envpool.Spec{TaskID: "Pix-v0", ObsSpace: envpool.UniformBox(0, 255, envpool.Uint8, 4, 84, 84), ActionSpace: envpool.DiscreteSpace(6)}
-	vec := envpool.Spec{TaskID: "Vec-v0", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 4), ActionSpace: envpool.DiscreteSpace(2)}
-	for _, c := range []struct {
-		spec               *envpool.Spec
-		network, backend   string
-		precision, wantErr string
-	}{
-		{&vec, "mlp", "go", "fp32", ""},
-		{&pix, "small_cnn", "go", "fp32", ""},
-		{&vec, "mlp", "auto", "bf16", "MLP"},
-		{&pix, "small_cnn", "go", "bf16", "onednn backend"},
-		{&pix, "small_cnn", "go", "fp16", "use fp32 or bf16"},
-	} {
-		cfg := DefaultNetConfig()
-		cfg.Backend, cfg.Precision = c.backend, c.precision
-		p, err := NewActorCritic("ppo.network", c.network, c.spec, cfg)
-		switch {
-		case c.wantErr == "" && err != nil:
-			t.Errorf("%s %s %s: %v", c.spec.TaskID, c.backend, c.precision, err)
-		case c.wantErr == "" && p.Precision != nn.PrecisionFP32:
-			t.Errorf("%s: precision %q, want fp32", c.spec.TaskID, p.Precision)
-		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
-			t.Errorf("%s %s %s: err = %v, want one containing %q", c.spec.TaskID, c.backend, c.precision, err, c.wantErr)
-		}
 	}
 }

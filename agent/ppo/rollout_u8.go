@@ -1,4 +1,4 @@
-package agent
+package ppo
 
 // NewRolloutU8 allocates room for capacity slots whose observations are uint8 pixels
 // of obsDim elements, kept in ObsU8 as the env produced them (Obs stays empty):
