@@ -122,7 +122,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		os.Rename(dir.Path, filepath.Join(filepath.Dir(dir.Path), ".unsubmitted-"+filepath.Base(dir.Path)))
 		return err
 	}
-	if err := dir.WriteJob(&rundir.Job{Scheduler: "slurm", ID: job, Submitted: time.Now(), Script: script, Log: dir.File("train.log")}); err != nil {
+	if err := dir.WriteJob(&rundir.Job{Scheduler: rundir.SchedulerSlurm, ID: job, Submitted: time.Now(), Script: script, Log: dir.File("train.log")}); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "submitted Slurm job %s\nrun directory %s\nfollow it with: train runs list %s   (train's output: %s)\n", job, dir.Path, filepath.Dir(dir.Path), dir.File("train.log"))

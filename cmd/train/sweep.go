@@ -52,24 +52,14 @@ func sweepMain(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch *executor {
-	case "":
-	case sweep.ExecLocal, sweep.ExecSlurm:
+	if *executor != "" {
+		if err := sweep.CheckExecutor(*executor); err != nil {
+			return fmt.Errorf("-%w", err)
+		}
 		if *resume != "" && *executor != spec.Executor {
 			return fmt.Errorf("-executor %s: the sweep in %s runs its trials with %s; a resumed sweep keeps its executor", *executor, *resume, spec.Executor)
 		}
 		spec.Executor = *executor
-	default:
-		return fmt.Errorf("-executor %q: use local or slurm", *executor)
-	}
-	if spec.Executor == sweep.ExecSlurm {
-		used, err := spec.Slurm.ApplyEnv(nil)
-		if err != nil {
-			return err
-		}
-		if len(used) > 0 {
-			fmt.Fprintf(w, "sweep %s: Slurm settings from the environment: %s\n", spec.Name, strings.Join(used, ", "))
-		}
 	}
 	if *parallel < 0 {
 		return fmt.Errorf("-parallel %d: want 1 or more (0: the file's value)", *parallel)
@@ -99,7 +89,7 @@ func sweepMain(args []string, w io.Writer) error {
 	}
 	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue", nil)
 	defer stop()
-	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Prepare: train.Prepare})
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Slurm: sweep.SlurmExecutor{Prepare: train.Prepare}})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
 	}

@@ -73,7 +73,7 @@ func slurmOptions(t *testing.T) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Exe: exe, Poll: 10 * time.Millisecond, QueueGrace: 300 * time.Millisecond, Prepare: prepareQueued}
+	return Options{Exe: exe, Poll: 10 * time.Millisecond, Slurm: SlurmExecutor{QueueGrace: 300 * time.Millisecond, Prepare: prepareQueued}}
 }
 
 // assertIntact checks that a failed start left the sweep folder usable: the sweep
@@ -204,7 +204,7 @@ func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
 		s := writeSweep(t, work, "executor = \"slurm\"\n")
 		s.Params[0].Values = s.Params[0].Values[:1] // one trial: t0-s1, task 100_0
 		opts := slurmOptions(t)
-		opts.QueueGrace, opts.RequeueWait = 10*time.Second, 500*time.Millisecond
+		opts.Slurm.QueueGrace, opts.Slurm.RequeueWait = 10*time.Second, 500*time.Millisecond
 		done := make(chan []Record, 1)
 		go func() {
 			recs, err := Run(context.Background(), s, opts)
