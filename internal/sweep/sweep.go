@@ -137,25 +137,24 @@ func ReadResults(path string, s *Spec) ([]Record, error) {
 	if strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		return nil, fmt.Errorf("sweep: %s has columns %v, this sweep writes %v: it belongs to a different sweep; change sweep.name or move the folder away", path, recs[0], want)
 	}
-	np := len(s.Params)
+	cols := rundir.NewColumns(recs[0])
 	var out []Record
 	for _, rec := range recs[1:] {
 		if len(rec) != len(want) {
 			continue
 		}
-		r := Record{Trial: rec[0], Values: rec[3 : 3+np]}
-		r.Config, _ = strconv.Atoi(rec[1])
-		r.Seed, _ = strconv.ParseInt(rec[2], 10, 64)
-		tail := rec[3+np:]
-		r.Metric, _ = strconv.ParseFloat(tail[0], 64)
-		r.MetricStd, _ = strconv.ParseFloat(tail[1], 64)
-		r.Episodes, _ = strconv.Atoi(tail[2])
-		r.EnvSteps, _ = strconv.ParseInt(tail[3], 10, 64)
-		r.Wall, _ = strconv.ParseFloat(tail[4], 64)
-		r.Status, r.RunDir = tail[5], tail[6]
-		if len(tail) > 8 {
-			r.State, r.Log = tail[7], tail[8]
+		field := func(name string) string { return cols.Field(rec, name) }
+		r := Record{Trial: field("trial"), Status: field("status"), RunDir: field("run_dir"), State: field("state"), Log: field("log")}
+		for _, p := range s.Params {
+			r.Values = append(r.Values, field(p.Key))
 		}
+		r.Config, _ = strconv.Atoi(field("config"))
+		r.Seed, _ = strconv.ParseInt(field("seed"), 10, 64)
+		r.Metric, _ = strconv.ParseFloat(field("metric"), 64)
+		r.MetricStd, _ = strconv.ParseFloat(field("metric_std"), 64)
+		r.Episodes, _ = strconv.Atoi(field("episodes"))
+		r.EnvSteps, _ = strconv.ParseInt(field("env_steps"), 10, 64)
+		r.Wall, _ = strconv.ParseFloat(field("wall_s"), 64)
 		out = append(out, r)
 	}
 	return out, nil
@@ -522,7 +521,7 @@ func (sw *sweeper) checkPrune(t Trial) int64 {
 	if err != nil || len(run.Metrics.Rows) == 0 {
 		return 0
 	}
-	logged := int64(run.Metrics.Last("env_steps"))
+	logged := int64(run.Metrics.Last(rundir.ColEnvSteps))
 	for _, c := range sw.spec.Prune.Checkpoints {
 		if logged < c || sw.wasChecked(t.ID, c) {
 			continue
