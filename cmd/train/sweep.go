@@ -21,7 +21,7 @@ func runSweep(args []string) error { return sweepMain(args, os.Stdout) }
 // sweepMain is runSweep writing its output to w.
 func sweepMain(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	path := fs.String("config", "", "sweep file, e.g. configs/sweeps/cartpole-lr-clip.toml")
+	path := fs.String("config", "", "sweep file, else a bundled sweep's name, e.g. sweeps/cartpole-lr-clip (train configs lists them)")
 	resume := fs.String("resume", "", "continue the sweep in this sweep folder (re-attaching to its Slurm jobs)")
 	executor := fs.String("executor", "", "run trials as local processes (local) or Slurm array tasks (slurm); default: the file's sweep.executor")
 	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
@@ -29,7 +29,7 @@ func sweepMain(args []string, w io.Writer) error {
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
 	retry := fs.Bool("retry-failed", false, "run again the trials that failed in an earlier invocation")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -47,7 +47,7 @@ func sweepMain(args []string, w io.Writer) error {
 	if *resume != "" {
 		spec, err = sweep.LoadFolder(*resume)
 	} else {
-		spec, err = sweep.Load(*path)
+		spec, err = loadSweep(*path, !*dryRun && !*summary)
 	}
 	if err != nil {
 		return err
