@@ -34,14 +34,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		flags[e.Key] = fs.String(strings.ReplaceAll(e.Key, "_", "-"), "", e.Help+" (or "+e.Var+")")
 	}
 	fs.Var(&extra, "extra", "another #SBATCH option, e.g. -extra --constraint=avx2 (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...\n\nPrepares the run's directory (status queued) and submits a Slurm batch job that\ntrains it there, resuming from its checkpoint if Slurm requeues the job. Prints the\njob id and the run directory; train runs list shows the job's state.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if ok, err := parseFlags(fs, args, "usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...\n\nPrepares the run's directory (status queued) and submits a Slurm batch job that\ntrains it there, resuming from its checkpoint if Slurm requeues the job. Prints the\njob id and the run directory; train runs list shows the job's state.\n\n"); !ok {
 		return err
 	}
 	if *configPath == "" || fs.NArg() > 0 {

@@ -28,14 +28,7 @@ func sweepMain(args []string, w io.Writer) error {
 	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
 	retry := fs.Bool("retry-failed", false, "run again the trials that failed in an earlier invocation")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if ok, err := parseFlags(fs, args, "usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n"); !ok {
 		return err
 	}
 	if (*path == "") == (*resume == "") || fs.NArg() > 0 {
