@@ -155,8 +155,9 @@ func shorten(text string, width int) string {
 	if len(r) <= width {
 		return text
 	}
-	cut := string(r[:width-1]) // room for the ellipsis
-	if r[width-1] != ' ' { // within a word: back to its start
+	// Room for the ellipsis; a cut within a word goes back to the word's start.
+	cut := string(r[:width-1])
+	if r[width-1] != ' ' {
 		if i := strings.LastIndexByte(cut, ' '); i > 0 {
 			cut = cut[:i]
 		}

@@ -15,6 +15,15 @@ import (
 	"github.com/rlpool/rlpool/internal/train"
 )
 
+// submitUsage is the text `train submit -help` prints above the flags.
+const submitUsage = `usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...
+
+Prepares the run's directory (status queued) and submits a Slurm batch job that
+trains it there, resuming from its checkpoint if Slurm requeues the job. Prints the
+job id and the run directory; train runs list shows the job's state.
+
+`
+
 // runSubmit is `train submit`: one run as a Slurm batch job.
 func runSubmit(args []string) error { return submitMain(args, os.Stdout, nil) }
 
@@ -34,7 +43,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		flags[e.Key] = fs.String(strings.ReplaceAll(e.Key, "_", "-"), "", e.Help+" (or "+e.Var+")")
 	}
 	fs.Var(&extra, "extra", "another #SBATCH option, e.g. -extra --constraint=avx2 (repeatable)")
-	if ok, err := parseFlags(fs, args, "usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...\n\nPrepares the run's directory (status queued) and submits a Slurm batch job that\ntrains it there, resuming from its checkpoint if Slurm requeues the job. Prints the\njob id and the run directory; train runs list shows the job's state.\n\n"); !ok {
+	if ok, err := parseFlags(fs, args, submitUsage); !ok {
 		return err
 	}
 	if *configPath == "" || fs.NArg() > 0 {

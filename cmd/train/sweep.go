@@ -14,6 +14,17 @@ import (
 	"github.com/rlpool/rlpool/internal/train"
 )
 
+// sweepUsage is the text `train sweep -help` prints above the flags.
+const sweepUsage = `usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]
+       train sweep -resume DIR
+
+Runs every trial of a sweep file (see configs/sweeps/) as its own train process,
+or as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run
+directory per trial, prints a summary table and writes best.toml. Run it again
+(or -resume the folder) after an interruption to continue.
+
+`
+
 // runSweep is `train sweep -config configs/sweeps/NAME.toml`: it runs the sweep's
 // trials as child train processes, resuming a sweep folder that already has results.
 func runSweep(args []string) error { return sweepMain(args, os.Stdout) }
@@ -28,7 +39,7 @@ func sweepMain(args []string, w io.Writer) error {
 	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
 	retry := fs.Bool("retry-failed", false, "run again the trials that failed in an earlier invocation")
-	if ok, err := parseFlags(fs, args, "usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n"); !ok {
+	if ok, err := parseFlags(fs, args, sweepUsage); !ok {
 		return err
 	}
 	if (*path == "") == (*resume == "") || fs.NArg() > 0 {
