@@ -243,3 +243,30 @@ func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
 		}
 	}
 }
+
+// The Slurm executor applies the RLPOOL_SLURM_* variables over [sweep.slurm] and says
+// which it used; a bad value is an error naming the variable, before any folder is
+// made.
+func TestSlurmSettingsFromEnvironment(t *testing.T) {
+	fakeSlurm(t, true)
+	t.Setenv("RLPOOL_SLURM_PARTITION", "gpu")
+	s := writeSweep(t, t.TempDir(), "executor = \"slurm\"\n[sweep.slurm]\npartition = \"debug\"\n")
+	var out strings.Builder
+	opts := slurmOptions(t)
+	opts.Stdout = &out
+	if _, err := Run(context.Background(), s, opts); err == nil || !strings.Contains(err.Error(), `partition "gpu"`) {
+		t.Errorf("with RLPOOL_SLURM_PARTITION=gpu: %v, want the fake cluster to refuse partition gpu", err)
+	}
+	if !strings.Contains(out.String(), "Slurm settings from the environment: RLPOOL_SLURM_PARTITION") {
+		t.Errorf("output does not name the variable applied:\n%s", out.String())
+	}
+
+	t.Setenv("RLPOOL_SLURM_CPUS_PER_TASK", "many")
+	s = writeSweep(t, t.TempDir(), "executor = \"slurm\"\n")
+	if _, err := Run(context.Background(), s, slurmOptions(t)); err == nil || !strings.Contains(err.Error(), "RLPOOL_SLURM_CPUS_PER_TASK") {
+		t.Errorf("with RLPOOL_SLURM_CPUS_PER_TASK=many: %v, want an error naming the variable", err)
+	}
+	if _, err := os.Stat(s.Folder()); !os.IsNotExist(err) {
+		t.Errorf("a sweep refused for its settings made its folder (%v)", err)
+	}
+}
