@@ -10,6 +10,7 @@
 package clib
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -79,13 +80,35 @@ func (l Library) open(files []string) (*Handle, error) {
 		tried = append(tried, name)
 		lastErr = err
 	}
-	return nil, fmt.Errorf("cannot open the %s library (tried %s: %v); %s", l.What, strings.Join(tried, ", "), lastErr, l.Hint())
+	return nil, errors.New(l.withHint(fmt.Sprintf("cannot open the %s library (tried %s: %v)", l.What, strings.Join(tried, ", "), lastErr)))
 }
 
 // Hint says what to do about a missing or unusable library: install its Debian
-// package, or point Env at another file.
+// package, or point Env at another file ("" when the Library names neither).
 func (l Library) Hint() string {
-	return fmt.Sprintf("install Debian's %s package (apt-get install %s, or make deps), or set %s to the library's path", l.Package, l.Package, l.Env)
+	var do []string
+	if l.Package != "" {
+		do = append(do, fmt.Sprintf("install Debian's %s package (apt-get install %s, or make deps)", l.Package, l.Package))
+	}
+	if l.Env != "" {
+		do = append(do, fmt.Sprintf("set %s to the library's path", l.Env))
+	}
+	return strings.Join(do, ", or ")
+}
+
+// withHint appends the library's hint to a message, when it has one.
+func (l Library) withHint(msg string) string {
+	if h := l.Hint(); h != "" {
+		return msg + "; " + h
+	}
+	return msg
+}
+
+// Process is the libraries the process has loaded so far, searched in load order
+// (RTLD_DEFAULT): for symbols that a library pulls in with it, such as OpenMP's
+// with oneDNN.
+func Process() *Handle {
+	return &Handle{lib: Library{What: "wanted"}, path: "the process's libraries", h: purego.RTLD_DEFAULT}
 }
 
 // Path is the file the handle was opened from, as given to the dynamic loader.
@@ -122,7 +145,7 @@ func (h *Handle) Bind(table []Symbol) error {
 		addrs[i] = p
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%s lacks the %s symbols %s; %s", h.path, h.lib.What, strings.Join(missing, ", "), h.lib.Hint())
+		return errors.New(h.lib.withHint(fmt.Sprintf("%s lacks the %s symbols %s", h.path, h.lib.What, strings.Join(missing, ", "))))
 	}
 	for i, s := range table {
 		if s.Addr != nil {

@@ -91,3 +91,38 @@ func TestSetEnvDefault(t *testing.T) {
 		t.Fatalf("a set variable changed to %q", got)
 	}
 }
+
+// Process finds the symbols of a library opened with RTLD_GLOBAL, and names itself
+// in a refusal.
+func TestProcess(t *testing.T) {
+	lib := libc
+	lib.Global = true
+	t.Setenv(lib.Env, "")
+	if _, err := lib.Open(); err != nil {
+		t.Skipf("no libc to test with: %v", err)
+	}
+	if _, ok := Process().Lookup("strlen"); !ok {
+		t.Error("Process() does not find strlen once libc is open with RTLD_GLOBAL")
+	}
+	var p uintptr
+	if err := Process().Bind([]Symbol{{Name: "rlpool_no_such_symbol", Addr: &p}}); err == nil || !strings.Contains(err.Error(), "rlpool_no_such_symbol") {
+		t.Errorf("Process().Bind of a missing symbol: %v", err)
+	}
+}
+
+// A hint says only what the Library names.
+func TestHint(t *testing.T) {
+	for _, c := range []struct {
+		lib  Library
+		want string
+	}{
+		{Library{Package: "libx1", Env: "RLPOOL_X"}, "install Debian's libx1 package (apt-get install libx1, or make deps), or set RLPOOL_X to the library's path"},
+		{Library{Package: "libx1"}, "install Debian's libx1 package (apt-get install libx1, or make deps)"},
+		{Library{Env: "RLPOOL_X"}, "set RLPOOL_X to the library's path"},
+		{Library{}, ""},
+	} {
+		if got := c.lib.Hint(); got != c.want {
+			t.Errorf("Hint of %+v = %q, want %q", c.lib, got, c.want)
+		}
+	}
+}

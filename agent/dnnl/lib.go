@@ -245,25 +245,19 @@ func (l *library) symbols() []clib.Symbol {
 	}
 }
 
+// libgomp is OpenMP's run time, which libdnnl pulls in; findOMP opens it itself only
+// when no loaded library has its functions.
+var libgomp = clib.Library{What: "OpenMP", Names: []string{"libgomp.so.1"}, Package: "libgomp1", Global: true}
+
 // findOMP looks up omp_set_num_threads and omp_get_max_threads among the loaded
 // libraries (libdnnl pulls in libgomp), else in libgomp.so.1, and records OpenMP's
 // default thread count.
 func findOMP() {
-	look := func(h uintptr) (set, get uintptr) {
-		s, err1 := purego.Dlsym(h, "omp_set_num_threads")
-		g, err2 := purego.Dlsym(h, "omp_get_max_threads")
-		if err1 != nil || err2 != nil {
-			return 0, 0
-		}
-		return s, g
-	}
-	set, get := look(purego.RTLD_DEFAULT)
-	if set == 0 || get == 0 {
-		h, err := purego.Dlopen("libgomp.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
-		if err != nil {
-			return
-		}
-		if set, get = look(h); set == 0 || get == 0 {
+	var set, get uintptr
+	omp := []clib.Symbol{{Name: "omp_set_num_threads", Addr: &set}, {Name: "omp_get_max_threads", Addr: &get}}
+	if clib.Process().Bind(omp) != nil {
+		h, err := libgomp.Open()
+		if err != nil || h.Bind(omp) != nil {
 			return
 		}
 	}
