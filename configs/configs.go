@@ -58,20 +58,36 @@ func Lookup(name string) (string, bool) {
 	return n, true
 }
 
-// Purpose returns the first comment line of a bundled file (what it is for), without
-// the leading "# ".
+// Purpose returns the first sentence of a bundled file's leading comment (what the
+// file is for), its lines joined and without the "# " marks. The sentence may run
+// over several comment lines; it ends at a period followed by a space, or at the
+// comment paragraph's end.
 func Purpose(name string) string {
 	b, err := files.ReadFile(name)
 	if err != nil {
 		return ""
 	}
+	var words []string
 	for _, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "#") {
-			if s := strings.TrimSpace(strings.TrimLeft(l, "#")); s != "" {
-				return s
+		if !strings.HasPrefix(l, "#") {
+			if len(words) > 0 {
+				break
 			}
+			continue
 		}
+		text := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		if text == "" {
+			if len(words) > 0 {
+				break // the end of the first paragraph
+			}
+			continue
+		}
+		words = append(words, strings.Fields(text)...)
 	}
-	return ""
+	out := strings.Join(words, " ")
+	if i := strings.Index(out, ". "); i >= 0 {
+		out = out[:i+1]
+	}
+	return out
 }

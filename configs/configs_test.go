@@ -42,3 +42,16 @@ func TestBundlesEveryConfig(t *testing.T) {
 		}
 	}
 }
+
+// A purpose is the first sentence of the leading comment, however many lines it
+// takes; a sentence that ends on its first line stops there.
+func TestPurposeSentence(t *testing.T) {
+	for name, want := range map[string]string{
+		"acrobot.toml": "PPO on Acrobot-v1, with RL Baselines3 Zoo's tuned settings for the task (16 envs x 256 steps, 4 epochs, gamma 0.99, lambda 0.94, no entropy bonus, observation and reward normalisation).",
+		"ant.toml":     "PPO on Ant-v4, aiming at a mean return of 3000 within 5 minutes on 2 cores.",
+	} {
+		if got := Purpose(name); got != want {
+			t.Errorf("Purpose(%s) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -24,10 +24,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/ebitengine/purego"
 	"golang.org/x/sys/cpu"
@@ -37,7 +35,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
 
-	"github.com/rlpool/rlpool/agent/internal/clib"
+	"github.com/rlpool/rlpool/clib"
 )
 
 // LibName is the shared library Load opens by default: the Debian package
@@ -57,7 +55,6 @@ const FallbackWarning = "rlpool: OpenBLAS (libopenblas.so.0, Debian package libo
 type Impl struct {
 	gonum.Implementation
 
-	lib    uintptr
 	sgemm  uintptr // Fortran sgemm_
 	dgemm  uintptr // Fortran dgemm_
 	sgemv  uintptr // Fortran sgemv_
@@ -86,37 +83,30 @@ func Load() (*Impl, error) {
 	return loaded, loadErr
 }
 
+// openblas is how the package finds OpenBLAS. It is opened with RTLD_GLOBAL, so
+// that the symbols serve libraries opened afterwards as well.
+var openblas = clib.Library{What: "OpenBLAS", Env: EnvLib, Names: []string{LibName}, Package: "libopenblas0-pthread", Global: true}
+
 // libPath is the library Load opens: $RLPOOL_OPENBLAS or LibName.
-func libPath() string { return clib.LibPath(EnvLib, LibName) }
+func libPath() string { return openblas.Candidates()[0] }
 
 // LoadFrom opens the OpenBLAS library at path (a file name searched by the dynamic
 // loader, or a path) and resolves the routines Impl uses. Opening the same library
 // twice returns handles to the same library, so calling it more than once is harmless.
 func LoadFrom(path string) (*Impl, error) {
-	if runtime.GOOS != "linux" {
-		return nil, fmt.Errorf("blas: OpenBLAS loading is only supported on linux, not %s", runtime.GOOS)
-	}
 	setCoreType()
-	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	lib, err := openblas.OpenPath(path)
 	if err != nil {
-		return nil, fmt.Errorf("blas: open %s: %w", path, err)
+		return nil, fmt.Errorf("blas: %w", err)
 	}
-	im := &Impl{lib: lib}
-	syms := []struct {
-		name string
-		dst  *uintptr
-	}{
-		{"sgemm_", &im.sgemm},
-		{"dgemm_", &im.dgemm},
-		{"sgemv_", &im.sgemv},
-		{"openblas_set_num_threads", &im.setNT},
-	}
-	for _, s := range syms {
-		p, err := purego.Dlsym(lib, s.name)
-		if err != nil || p == 0 {
-			return nil, fmt.Errorf("blas: %s has no symbol %s: %v", path, s.name, err)
-		}
-		*s.dst = p
+	im := &Impl{}
+	if err := lib.Bind([]clib.Symbol{
+		{Name: "sgemm_", Addr: &im.sgemm},
+		{Name: "dgemm_", Addr: &im.dgemm},
+		{Name: "sgemv_", Addr: &im.sgemv},
+		{Name: "openblas_set_num_threads", Addr: &im.setNT},
+	}); err != nil {
+		return nil, fmt.Errorf("blas: %w", err)
 	}
 	im.config = callString(lib, "openblas_get_config")
 	im.core = callString(lib, "openblas_get_corename")
@@ -126,28 +116,13 @@ func LoadFrom(path string) (*Impl, error) {
 
 // callString calls a C function of no arguments returning a NUL-terminated string, or
 // returns "" when lib lacks the symbol.
-func callString(lib uintptr, name string) string {
-	p, err := purego.Dlsym(lib, name)
-	if err != nil || p == 0 {
+func callString(lib *clib.Handle, name string) string {
+	p, ok := lib.Lookup(name)
+	if !ok {
 		return ""
 	}
 	r, _, _ := purego.SyscallN(p)
-	return goString(r)
-}
-
-// goString copies the NUL-terminated C string at p.
-func goString(p uintptr) string {
-	if p == 0 {
-		return ""
-	}
-	// Converting through a pointer to the uintptr keeps go vet quiet: this is C memory,
-	// which the Go collector neither moves nor frees.
-	base := *(*unsafe.Pointer)(unsafe.Pointer(&p))
-	n := 0
-	for n < 4096 && *(*byte)(unsafe.Add(base, n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice((*byte)(base), n))
+	return clib.GoString(r)
 }
 
 // setCoreType sets OPENBLAS_CORETYPE=SkylakeX in the C environment (read by OpenBLAS

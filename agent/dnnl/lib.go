@@ -3,14 +3,13 @@ package dnnl
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
 
-	"github.com/rlpool/rlpool/agent/internal/clib"
+	"github.com/rlpool/rlpool/clib"
 )
 
 // LibName is the shared library Load opens by default. Debian's package libdnnl2
@@ -21,10 +20,6 @@ const LibName = "libdnnl.so.2"
 // Load opens (a file name the dynamic loader searches for, or a path). A path that does
 // not exist makes Load fail, which tests use to exercise the error path.
 const EnvLib = "RLPOOL_DNNL"
-
-// InstallHint is appended to every error that means the library is missing or
-// unusable, so the message says what to do.
-const InstallHint = "install Debian package libdnnl2 (make deps)"
 
 // wantMajor is the only oneDNN major version this package accepts: the C structures
 // mirrored in types.go and the op-descriptor API (removed in 3.x) are those of 2.x.
@@ -37,7 +32,6 @@ const wantMajor = 2
 // keeps pointer arguments alive for the call.
 type library struct {
 	path    string
-	handle  uintptr
 	version string
 	engine  uintptr
 	stream  uintptr
@@ -171,34 +165,34 @@ func ompEnv(lookup func(string) (string, bool)) [][2]string {
 	return [][2]string{{"OMP_WAIT_POLICY", "ACTIVE"}, {"GOMP_SPINCOUNT", ompSpinCount}}
 }
 
+// onednn is how the package finds oneDNN.
+var onednn = clib.Library{What: "oneDNN", Env: EnvLib, Names: []string{LibName}, Package: "libdnnl2", Global: true}
+
 // libPath is the library Load opens: $RLPOOL_DNNL or LibName.
-func libPath() string { return clib.LibPath(EnvLib, LibName) }
+func libPath() string { return onednn.Candidates()[0] }
 
 // open loads the oneDNN library at path and prepares it for use. It is the testable
 // part of Load: it has no process-wide state besides the C environment variable it may
 // set and the library it opens.
 func open(path string) (*library, error) {
-	if runtime.GOOS != "linux" {
-		return nil, fmt.Errorf("dnnl: loading oneDNN is only supported on linux, not %s", runtime.GOOS)
-	}
 	for _, kv := range ompEnv(os.LookupEnv) {
 		clib.SetEnvDefault(kv[0], kv[1])
 	}
-	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	h, err := onednn.OpenPath(path)
 	if err != nil {
-		return nil, fmt.Errorf("dnnl: cannot open oneDNN library %q: %v; %s, or set %s to the library's path", path, err, InstallHint, EnvLib)
+		return nil, fmt.Errorf("dnnl: %w", err)
 	}
-	l := &library{path: path, handle: h}
-	if err := l.bind(); err != nil {
-		return nil, err
+	l := &library{path: path}
+	if err := h.Bind(l.symbols()); err != nil {
+		return nil, fmt.Errorf("dnnl: %w (is it oneDNN 3.x, or not oneDNN?)", err)
 	}
 	v := l.versionFn()
 	if v == nil {
-		return nil, fmt.Errorf("dnnl: %s: dnnl_version() returned nothing; %s", path, InstallHint)
+		return nil, fmt.Errorf("dnnl: %s: dnnl_version() returned nothing; %s", path, onednn.Hint())
 	}
 	l.version = fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
 	if v.Major != wantMajor {
-		return nil, fmt.Errorf("dnnl: %s is oneDNN %s, but this package supports only oneDNN %d.x (its C API changed in 3.0); %s, or point %s at a 2.x libdnnl.so.2", path, l.version, wantMajor, InstallHint, EnvLib)
+		return nil, fmt.Errorf("dnnl: %s is oneDNN %s, but this package supports only oneDNN %d.x (its C API changed in 3.0); %s (a 2.x libdnnl.so.2)", path, l.version, wantMajor, onednn.Hint())
 	}
 	if st := l.engineCreate(&l.engine, engineCPU, 0); st != 0 {
 		return nil, statusErr("dnnl_engine_create(cpu)", st)
@@ -209,83 +203,61 @@ func open(path string) (*library, error) {
 	return l, nil
 }
 
-// bind resolves every symbol the package uses.
-func (l *library) bind() error {
-	var missing []string
-	sym := func(name string) uintptr {
-		p, err := purego.Dlsym(l.handle, name)
-		if err != nil || p == 0 {
-			missing = append(missing, name)
-			return 0
-		}
-		return p
+// symbols is the package's table of oneDNN 2.x entry points: the hot-path ones as
+// raw addresses, the set-up ones as typed Go functions.
+func (l *library) symbols() []clib.Symbol {
+	return []clib.Symbol{
+		{Name: "dnnl_primitive_execute", Addr: &l.symExecute},
+		{Name: "dnnl_stream_wait", Addr: &l.symStreamWait},
+		{Name: "dnnl_memory_set_data_handle", Addr: &l.symSetHandle},
+		{Name: "dnnl_memory_desc_init_by_tag", Func: &l.memoryDescInitByTag},
+		{Name: "dnnl_memory_desc_init_by_strides", Func: &l.memoryDescInitByStrides},
+		{Name: "dnnl_memory_desc_equal", Func: &l.memoryDescEqual},
+		{Name: "dnnl_memory_desc_get_size", Func: &l.memoryDescGetSize},
+		{Name: "dnnl_memory_create", Func: &l.memoryCreate},
+		{Name: "dnnl_memory_destroy", Func: &l.memoryDestroy},
+		{Name: "dnnl_convolution_forward_desc_init", Func: &l.convFwdInit},
+		{Name: "dnnl_convolution_backward_data_desc_init", Func: &l.convBwdDInit},
+		{Name: "dnnl_convolution_backward_weights_desc_init", Func: &l.convBwdWInit},
+		{Name: "dnnl_inner_product_forward_desc_init", Func: &l.ipFwdInit},
+		{Name: "dnnl_inner_product_backward_data_desc_init", Func: &l.ipBwdDInit},
+		{Name: "dnnl_inner_product_backward_weights_desc_init", Func: &l.ipBwdWInit},
+		{Name: "dnnl_eltwise_forward_desc_init", Func: &l.eltFwdInit},
+		{Name: "dnnl_eltwise_backward_desc_init", Func: &l.eltBwdInit},
+		{Name: "dnnl_primitive_desc_create", Func: &l.pdCreate},
+		{Name: "dnnl_reorder_primitive_desc_create", Func: &l.reorderCreate},
+		{Name: "dnnl_primitive_desc_destroy", Func: &l.pdDestroy},
+		{Name: "dnnl_primitive_desc_query_md", Func: &l.pdQueryMD},
+		{Name: "dnnl_primitive_desc_query", Func: &l.pdQuery},
+		{Name: "dnnl_primitive_create", Func: &l.primCreate},
+		{Name: "dnnl_primitive_destroy", Func: &l.primDestroy},
+		{Name: "dnnl_primitive_attr_create", Func: &l.attrCreate},
+		{Name: "dnnl_primitive_attr_destroy", Func: &l.attrDestroy},
+		{Name: "dnnl_primitive_attr_set_scratchpad_mode", Func: &l.attrSetScratchpad},
+		{Name: "dnnl_primitive_attr_set_output_scales", Func: &l.attrSetOutputScales},
+		{Name: "dnnl_primitive_attr_set_post_ops", Func: &l.attrSetPostOps},
+		{Name: "dnnl_post_ops_create", Func: &l.postOpsCreate},
+		{Name: "dnnl_post_ops_append_eltwise", Func: &l.postOpsAppendElt},
+		{Name: "dnnl_post_ops_destroy", Func: &l.postOpsDestroy},
+		{Name: "dnnl_engine_create", Func: &l.engineCreate},
+		{Name: "dnnl_stream_create", Func: &l.streamCreate},
+		{Name: "dnnl_version", Func: &l.versionFn},
 	}
-	reg := func(fptr any, name string) {
-		if p := sym(name); p != 0 {
-			purego.RegisterFunc(fptr, p)
-		}
-	}
-	l.symExecute = sym("dnnl_primitive_execute")
-	l.symStreamWait = sym("dnnl_stream_wait")
-	l.symSetHandle = sym("dnnl_memory_set_data_handle")
-
-	reg(&l.memoryDescInitByTag, "dnnl_memory_desc_init_by_tag")
-	reg(&l.memoryDescInitByStrides, "dnnl_memory_desc_init_by_strides")
-	reg(&l.memoryDescEqual, "dnnl_memory_desc_equal")
-	reg(&l.memoryDescGetSize, "dnnl_memory_desc_get_size")
-	reg(&l.memoryCreate, "dnnl_memory_create")
-	reg(&l.memoryDestroy, "dnnl_memory_destroy")
-	reg(&l.convFwdInit, "dnnl_convolution_forward_desc_init")
-	reg(&l.convBwdDInit, "dnnl_convolution_backward_data_desc_init")
-	reg(&l.convBwdWInit, "dnnl_convolution_backward_weights_desc_init")
-	reg(&l.ipFwdInit, "dnnl_inner_product_forward_desc_init")
-	reg(&l.ipBwdDInit, "dnnl_inner_product_backward_data_desc_init")
-	reg(&l.ipBwdWInit, "dnnl_inner_product_backward_weights_desc_init")
-	reg(&l.eltFwdInit, "dnnl_eltwise_forward_desc_init")
-	reg(&l.eltBwdInit, "dnnl_eltwise_backward_desc_init")
-	reg(&l.pdCreate, "dnnl_primitive_desc_create")
-	reg(&l.reorderCreate, "dnnl_reorder_primitive_desc_create")
-	reg(&l.pdDestroy, "dnnl_primitive_desc_destroy")
-	reg(&l.pdQueryMD, "dnnl_primitive_desc_query_md")
-	reg(&l.pdQuery, "dnnl_primitive_desc_query")
-	reg(&l.primCreate, "dnnl_primitive_create")
-	reg(&l.primDestroy, "dnnl_primitive_destroy")
-	reg(&l.attrCreate, "dnnl_primitive_attr_create")
-	reg(&l.attrDestroy, "dnnl_primitive_attr_destroy")
-	reg(&l.attrSetScratchpad, "dnnl_primitive_attr_set_scratchpad_mode")
-	reg(&l.attrSetOutputScales, "dnnl_primitive_attr_set_output_scales")
-	reg(&l.attrSetPostOps, "dnnl_primitive_attr_set_post_ops")
-	reg(&l.postOpsCreate, "dnnl_post_ops_create")
-	reg(&l.postOpsAppendElt, "dnnl_post_ops_append_eltwise")
-	reg(&l.postOpsDestroy, "dnnl_post_ops_destroy")
-	reg(&l.engineCreate, "dnnl_engine_create")
-	reg(&l.streamCreate, "dnnl_stream_create")
-	reg(&l.versionFn, "dnnl_version")
-	if len(missing) > 0 {
-		return fmt.Errorf("dnnl: %s lacks the oneDNN 2.x symbols %v (is it oneDNN 3.x or not oneDNN?); %s", l.path, missing, InstallHint)
-	}
-	return nil
 }
+
+// libgomp is OpenMP's run time, which libdnnl pulls in; findOMP opens it itself only
+// when no loaded library has its functions.
+var libgomp = clib.Library{What: "OpenMP", Names: []string{"libgomp.so.1"}, Package: "libgomp1", Global: true}
 
 // findOMP looks up omp_set_num_threads and omp_get_max_threads among the loaded
 // libraries (libdnnl pulls in libgomp), else in libgomp.so.1, and records OpenMP's
 // default thread count.
 func findOMP() {
-	look := func(h uintptr) (set, get uintptr) {
-		s, err1 := purego.Dlsym(h, "omp_set_num_threads")
-		g, err2 := purego.Dlsym(h, "omp_get_max_threads")
-		if err1 != nil || err2 != nil {
-			return 0, 0
-		}
-		return s, g
-	}
-	set, get := look(purego.RTLD_DEFAULT)
-	if set == 0 || get == 0 {
-		h, err := purego.Dlopen("libgomp.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
-		if err != nil {
-			return
-		}
-		if set, get = look(h); set == 0 || get == 0 {
+	var set, get uintptr
+	omp := []clib.Symbol{{Name: "omp_set_num_threads", Addr: &set}, {Name: "omp_get_max_threads", Addr: &get}}
+	if clib.Process().Bind(omp) != nil {
+		h, err := libgomp.Open()
+		if err != nil || h.Bind(omp) != nil {
 			return
 		}
 	}

@@ -90,8 +90,9 @@ func TestBundledConfigFromEmptyFolder(t *testing.T) {
 		t.Errorf("train configs lists %d configs, %d are bundled:\n%s", len(listed), len(names), out)
 	}
 	for _, n := range names {
-		if p := listed[strings.TrimSuffix(n, ".toml")]; p == "" || p != configs.Purpose(n) {
-			t.Errorf("train configs: %s listed with purpose %q, want %q", n, p, configs.Purpose(n))
+		want := shorten(configs.Purpose(n), purposeWidth)
+		if p := listed[strings.TrimSuffix(n, ".toml")]; p == "" || p != want {
+			t.Errorf("train configs: %s listed with purpose %q, want %q", n, p, want)
 		}
 	}
 }
@@ -173,5 +174,75 @@ func TestConfigHelpOneKeyAndPrint(t *testing.T) {
 	}
 	if cfg.Env.Task != "Pong-v5" || cfg.Run.Name != "printed" || cfg.Learners["ppo"].(*ppo.Config).ClipCoef != 0.15 {
 		t.Errorf("-print: %+v", cfg.Run)
+	}
+}
+
+// shorten cuts at the last word boundary that leaves room for the ellipsis, and
+// leaves text that fits alone.
+func TestShorten(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"PPO on Pong-v5 from pixels.", 40, "PPO on Pong-v5 from pixels."},
+		{"PPO on Pong-v5 from pixels.", 27, "PPO on Pong-v5 from pixels."},
+		{"PPO on Pong-v5 from pixels.", 26, "PPO on Pong-v5 from…"},
+		{"PPO on Pong-v5 from pixels.", 20, "PPO on Pong-v5 from…"},
+		{"PPO on Pong-v5 from pixels.", 19, "PPO on Pong-v5…"},
+		{"PPO on CartPole-v1, with tuned settings", 22, "PPO on CartPole-v1…"}, // no dangling comma
+		{"Supercalifragilistic words", 10, "Supercali…"},                       // one long word is cut within
+		{"Grid search: äöü weiter und weiter", 18, "Grid search: äöü…"},        // width counts characters
+	} {
+		got := shorten(c.text, c.width)
+		if got != c.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+		if n := len([]rune(got)); n > c.width {
+			t.Errorf("shorten(%q, %d) is %d characters long", c.text, c.width, n)
+		}
+	}
+}
+
+// A bundled sweep resolves by the name train configs lists (and by its bare name),
+// as a bundled run config does: the dry run plans the same trials as the file's, and
+// a sweep that is to run keeps the bundled sweep and its base in its folder, where
+// the trials and a resumed sweep read them.
+func TestBundledSweepByName(t *testing.T) {
+	fromFile, err := filepath.Abs("../../configs/sweeps/cartpole-lr-clip.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var want bytes.Buffer
+	if err := sweepMain([]string{"-config", fromFile, "-dry-run"}, &want); err != nil || want.Len() == 0 {
+		t.Fatalf("dry run of the sweep file: %v", err)
+	}
+	for _, name := range []string{"sweeps/cartpole-lr-clip", "cartpole-lr-clip", "configs/sweeps/cartpole-lr-clip.toml"} {
+		var got bytes.Buffer
+		if err := sweepMain([]string{"-config", name, "-dry-run"}, &got); err != nil || got.String() != want.String() {
+			t.Errorf("train sweep -config %s -dry-run: %v\n%s\nwant\n%s", name, err, got.String(), want.String())
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("a dry run wrote %d entries into the working directory", len(entries))
+	}
+
+	spec, err := loadSweep("sweeps/cartpole-lr-clip", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(spec.Folder(), bundledSweepDir)
+	for p, bundled := range map[string]string{spec.Path: "sweeps/cartpole-lr-clip.toml", spec.Base: "cartpole.toml"} {
+		b, _ := configs.Read(bundled)
+		if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, b) || !strings.HasPrefix(p, kept) {
+			t.Errorf("%s: %v; want the bundled %s in %s", p, err, bundled, kept)
+		}
+	}
+
+	var out bytes.Buffer
+	err = sweepMain([]string{"-config", "sweeps/nope"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "sweeps/cartpole-lr-clip") {
+		t.Errorf("an unknown sweep name: %v, want an error listing the bundled sweeps", err)
 	}
 }

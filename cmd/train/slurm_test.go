@@ -92,8 +92,8 @@ func testSweepOptions(t *testing.T, cl *slurm.Client) sweep.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sweep.Options{Exe: exe, CPUs: 1, Poll: 100 * time.Millisecond, Grace: time.Minute, Slurm: cl,
-		Prepare: train.Prepare, OutputWait: time.Minute}
+	return sweep.Options{Exe: exe, CPUs: 1, Poll: 100 * time.Millisecond, Local: sweep.LocalExecutor{Grace: time.Minute},
+		Slurm: sweep.SlurmExecutor{Client: cl, Prepare: train.Prepare, OutputWait: time.Minute}}
 }
 
 func loadResults(t *testing.T, specPath string) (*sweep.Spec, []sweep.Record) {

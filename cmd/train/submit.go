@@ -15,6 +15,15 @@ import (
 	"github.com/rlpool/rlpool/internal/train"
 )
 
+// submitUsage is the text `train submit -help` prints above the flags.
+const submitUsage = `usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...
+
+Prepares the run's directory (status queued) and submits a Slurm batch job that
+trains it there, resuming from its checkpoint if Slurm requeues the job. Prints the
+job id and the run directory; train runs list shows the job's state.
+
+`
+
 // runSubmit is `train submit`: one run as a Slurm batch job.
 func runSubmit(args []string) error { return submitMain(args, os.Stdout, nil) }
 
@@ -34,14 +43,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		flags[e.Key] = fs.String(strings.ReplaceAll(e.Key, "_", "-"), "", e.Help+" (or "+e.Var+")")
 	}
 	fs.Var(&extra, "extra", "another #SBATCH option, e.g. -extra --constraint=avx2 (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train submit -config FILE|NAME [-set key=value ...] [-partition P] [-time T] [-cpus-per-task N] ...\n\nPrepares the run's directory (status queued) and submits a Slurm batch job that\ntrains it there, resuming from its checkpoint if Slurm requeues the job. Prints the\njob id and the run directory; train runs list shows the job's state.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if ok, err := parseFlags(fs, args, submitUsage); !ok {
 		return err
 	}
 	if *configPath == "" || fs.NArg() > 0 {
@@ -122,7 +124,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 		os.Rename(dir.Path, filepath.Join(filepath.Dir(dir.Path), ".unsubmitted-"+filepath.Base(dir.Path)))
 		return err
 	}
-	if err := dir.WriteJob(&rundir.Job{Scheduler: "slurm", ID: job, Submitted: time.Now(), Script: script, Log: dir.File("train.log")}); err != nil {
+	if err := dir.WriteJob(&rundir.Job{Scheduler: rundir.SchedulerSlurm, ID: job, Submitted: time.Now(), Script: script, Log: dir.File("train.log")}); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "submitted Slurm job %s\nrun directory %s\nfollow it with: train runs list %s   (train's output: %s)\n", job, dir.Path, filepath.Dir(dir.Path), dir.File("train.log"))

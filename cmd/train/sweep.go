@@ -14,6 +14,17 @@ import (
 	"github.com/rlpool/rlpool/internal/train"
 )
 
+// sweepUsage is the text `train sweep -help` prints above the flags.
+const sweepUsage = `usage: train sweep -config FILE|NAME [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]
+       train sweep -resume DIR
+
+Runs every trial of a sweep file (see configs/sweeps/) as its own train process,
+or as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run
+directory per trial, prints a summary table and writes best.toml. Run it again
+(or -resume the folder) after an interruption to continue.
+
+`
+
 // runSweep is `train sweep -config configs/sweeps/NAME.toml`: it runs the sweep's
 // trials as child train processes, resuming a sweep folder that already has results.
 func runSweep(args []string) error { return sweepMain(args, os.Stdout) }
@@ -21,21 +32,14 @@ func runSweep(args []string) error { return sweepMain(args, os.Stdout) }
 // sweepMain is runSweep writing its output to w.
 func sweepMain(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	path := fs.String("config", "", "sweep file, e.g. configs/sweeps/cartpole-lr-clip.toml")
+	path := fs.String("config", "", "sweep file, else a bundled sweep's name, e.g. sweeps/cartpole-lr-clip (train configs lists them)")
 	resume := fs.String("resume", "", "continue the sweep in this sweep folder (re-attaching to its Slurm jobs)")
 	executor := fs.String("executor", "", "run trials as local processes (local) or Slurm array tasks (slurm); default: the file's sweep.executor")
 	parallel := fs.Int("parallel", 0, "trials at once (0: the file's sweep.parallel)")
 	dryRun := fs.Bool("dry-run", false, "print the planned trials and their overrides, run nothing")
 	summary := fs.Bool("summary", false, "print the summary of the trials done so far, run nothing")
 	retry := fs.Bool("retry-failed", false, "run again the trials that failed in an earlier invocation")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: train sweep -config FILE [-executor local|slurm] [-parallel N] [-retry-failed] [-dry-run] [-summary]\n       train sweep -resume DIR\n\nRuns every trial of a sweep file (see configs/sweeps/) as its own train process,\nor as a task of a Slurm job array, writes <dir>/<name>/sweep.csv and one run\ndirectory per trial, prints a summary table and writes best.toml. Run it again\n(or -resume the folder) after an interruption to continue.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if ok, err := parseFlags(fs, args, sweepUsage); !ok {
 		return err
 	}
 	if (*path == "") == (*resume == "") || fs.NArg() > 0 {
@@ -47,29 +51,19 @@ func sweepMain(args []string, w io.Writer) error {
 	if *resume != "" {
 		spec, err = sweep.LoadFolder(*resume)
 	} else {
-		spec, err = sweep.Load(*path)
+		spec, err = loadSweep(*path, !*dryRun && !*summary)
 	}
 	if err != nil {
 		return err
 	}
-	switch *executor {
-	case "":
-	case sweep.ExecLocal, sweep.ExecSlurm:
+	if *executor != "" {
+		if err := sweep.CheckExecutor(*executor); err != nil {
+			return fmt.Errorf("-%w", err)
+		}
 		if *resume != "" && *executor != spec.Executor {
 			return fmt.Errorf("-executor %s: the sweep in %s runs its trials with %s; a resumed sweep keeps its executor", *executor, *resume, spec.Executor)
 		}
 		spec.Executor = *executor
-	default:
-		return fmt.Errorf("-executor %q: use local or slurm", *executor)
-	}
-	if spec.Executor == sweep.ExecSlurm {
-		used, err := spec.Slurm.ApplyEnv(nil)
-		if err != nil {
-			return err
-		}
-		if len(used) > 0 {
-			fmt.Fprintf(w, "sweep %s: Slurm settings from the environment: %s\n", spec.Name, strings.Join(used, ", "))
-		}
 	}
 	if *parallel < 0 {
 		return fmt.Errorf("-parallel %d: want 1 or more (0: the file's value)", *parallel)
@@ -99,7 +93,7 @@ func sweepMain(args []string, w io.Writer) error {
 	}
 	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue", nil)
 	defer stop()
-	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Prepare: train.Prepare})
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Slurm: sweep.SlurmExecutor{Prepare: train.Prepare}})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
 	}

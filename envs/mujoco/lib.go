@@ -4,12 +4,13 @@ package mujoco
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/rlpool/rlpool/clib"
 )
 
 // LibraryPackage is the Debian package that provides the MuJoCo library this binding
@@ -24,21 +25,23 @@ const LibraryEnv = "RLPOOL_LIBMUJOCO"
 // was generated from (2.2.2), since every struct offset there is specific to them.
 const wantVersion = mjVersionHeader
 
-// libNames are tried in order when LibraryEnv is unset.
-var libNames = []string{"libmujoco.so.2.2.2", "libmujoco.so"}
+// libmujoco is how the package finds MuJoCo: LibraryEnv's file, else these names in
+// turn.
+var libmujoco = clib.Library{What: "MuJoCo", Env: LibraryEnv, Names: []string{"libmujoco.so.2.2.2", "libmujoco.so"}, Package: LibraryPackage}
 
 // lib holds the loaded library's entry points. They are called with purego.SyscallN,
 // which (unlike RegisterLibFunc's reflect-built wrappers) does not allocate per call.
 var lib struct {
 	once    sync.Once
 	err     error
-	handle  uintptr
+	handle  *clib.Handle
 	version int
 
 	version_, defaultVFS, makeEmptyFileVFS, findFileVFS, deleteVFS uintptr
 	loadXML, makeData, deleteData, deleteModel, resetData          uintptr
 	step, forward, rnePostConstraint, name2id                      uintptr
 	step1, step2, copyModel                                        uintptr
+	userError, userWarning                                         uintptr // the hooks' addresses (mju_user_error, mju_user_warning)
 }
 
 // warnings counts MuJoCo warnings (mju_warning calls) in this process; lastWarning
@@ -67,55 +70,33 @@ func Load() error {
 }
 
 func load() error {
-	var handle uintptr
-	var tried []string
-	var lastErr error
-	names := libNames
-	if p := os.Getenv(LibraryEnv); p != "" {
-		names = []string{p}
+	h, err := libmujoco.Open()
+	if err != nil {
+		return fmt.Errorf("mujoco: %w", err)
 	}
-	for _, name := range names {
-		h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL)
-		if err == nil {
-			handle = h
-			break
-		}
-		tried = append(tried, name)
-		lastErr = err
-	}
-	if handle == 0 {
-		return fmt.Errorf("mujoco: cannot load the MuJoCo library (tried %v: %v); install Debian's %s package (apt-get install %s) or set %s to the path of libmujoco.so.2.2.2",
-			tried, lastErr, LibraryPackage, LibraryPackage, LibraryEnv)
-	}
-	lib.handle = handle
-	syms := []struct {
-		name string
-		dst  *uintptr
-	}{
-		{"mj_version", &lib.version_},
-		{"mj_defaultVFS", &lib.defaultVFS},
-		{"mj_makeEmptyFileVFS", &lib.makeEmptyFileVFS},
-		{"mj_findFileVFS", &lib.findFileVFS},
-		{"mj_deleteVFS", &lib.deleteVFS},
-		{"mj_loadXML", &lib.loadXML},
-		{"mj_makeData", &lib.makeData},
-		{"mj_deleteData", &lib.deleteData},
-		{"mj_deleteModel", &lib.deleteModel},
-		{"mj_resetData", &lib.resetData},
-		{"mj_step", &lib.step},
-		{"mj_forward", &lib.forward},
-		{"mj_rnePostConstraint", &lib.rnePostConstraint},
-		{"mj_name2id", &lib.name2id},
-		{"mj_step1", &lib.step1},
-		{"mj_step2", &lib.step2},
-		{"mj_copyModel", &lib.copyModel},
-	}
-	for _, s := range syms {
-		p, err := purego.Dlsym(handle, s.name)
-		if err != nil {
-			return fmt.Errorf("mujoco: the loaded library lacks %s (%v); install Debian's %s", s.name, err, LibraryPackage)
-		}
-		*s.dst = p
+	lib.handle = h
+	if err := h.Bind([]clib.Symbol{
+		{Name: "mj_version", Addr: &lib.version_},
+		{Name: "mj_defaultVFS", Addr: &lib.defaultVFS},
+		{Name: "mj_makeEmptyFileVFS", Addr: &lib.makeEmptyFileVFS},
+		{Name: "mj_findFileVFS", Addr: &lib.findFileVFS},
+		{Name: "mj_deleteVFS", Addr: &lib.deleteVFS},
+		{Name: "mj_loadXML", Addr: &lib.loadXML},
+		{Name: "mj_makeData", Addr: &lib.makeData},
+		{Name: "mj_deleteData", Addr: &lib.deleteData},
+		{Name: "mj_deleteModel", Addr: &lib.deleteModel},
+		{Name: "mj_resetData", Addr: &lib.resetData},
+		{Name: "mj_step", Addr: &lib.step},
+		{Name: "mj_forward", Addr: &lib.forward},
+		{Name: "mj_rnePostConstraint", Addr: &lib.rnePostConstraint},
+		{Name: "mj_name2id", Addr: &lib.name2id},
+		{Name: "mj_step1", Addr: &lib.step1},
+		{Name: "mj_step2", Addr: &lib.step2},
+		{Name: "mj_copyModel", Addr: &lib.copyModel},
+		{Name: "mju_user_error", Addr: &lib.userError},
+		{Name: "mju_user_warning", Addr: &lib.userWarning},
+	}); err != nil {
+		return fmt.Errorf("mujoco: %w", err)
 	}
 	v, _, _ := purego.SyscallN(lib.version_)
 	lib.version = int(int32(v))
@@ -123,7 +104,8 @@ func load() error {
 		return fmt.Errorf("mujoco: the loaded library is MuJoCo %d.%d.%d but this binding's struct layout is for 2.2.2 (mj_version() == %d); install Debian's %s or point %s at libmujoco.so.2.2.2",
 			lib.version/100, lib.version/10%10, lib.version%10, wantVersion, LibraryPackage, LibraryEnv)
 	}
-	return installHandlers(handle)
+	installHandlers()
+	return nil
 }
 
 // installHandlers points MuJoCo's mju_user_error and mju_user_warning hooks at Go.
@@ -134,26 +116,17 @@ func load() error {
 // probes). So the Go handler panics with an *Error; the panic unwinds through the C
 // frames to the recover in guard, which turns it into a Go error, and the env's next
 // reset clears the mjData (including the stack pointer the aborted call left behind).
-func installHandlers(handle uintptr) error {
-	errHook, err := purego.Dlsym(handle, "mju_user_error")
-	if err != nil {
-		return fmt.Errorf("mujoco: the loaded library lacks mju_user_error (%v)", err)
-	}
-	warnHook, err := purego.Dlsym(handle, "mju_user_warning")
-	if err != nil {
-		return fmt.Errorf("mujoco: the loaded library lacks mju_user_warning (%v)", err)
-	}
+func installHandlers() {
 	onError := purego.NewCallback(func(msg uintptr) {
-		panic(&Error{Msg: goString(msg)})
+		panic(&Error{Msg: clib.GoString(msg)})
 	})
 	onWarning := purego.NewCallback(func(msg uintptr) {
-		s := goString(msg)
+		s := clib.GoString(msg)
 		warnings.Add(1)
 		lastWarning.Store(&s)
 	})
-	*(*uintptr)(ptrAt(errHook)) = onError
-	*(*uintptr)(ptrAt(warnHook)) = onWarning
-	return nil
+	*(*uintptr)(ptrAt(lib.userError)) = onError
+	*(*uintptr)(ptrAt(lib.userWarning)) = onWarning
 }
 
 // Warnings returns how many MuJoCo warnings this process has seen and the last message.
@@ -185,19 +158,6 @@ func guard(f func()) (err error) {
 // uintptr-to-pointer warning: the memory is C's, never moved or collected by Go.
 func ptrAt(addr uintptr) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&addr))
-}
-
-// goString copies a NUL-terminated C string.
-func goString(p uintptr) string {
-	if p == 0 {
-		return ""
-	}
-	base := ptrAt(p)
-	n := 0
-	for *(*byte)(unsafe.Add(base, n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice((*byte)(base), n))
 }
 
 // cString returns a NUL-terminated copy of s; keep it alive across the call.

@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/rlpool/rlpool/clib"
 )
 
 // Model is a compiled MuJoCo model (an mjModel). It is read-only after loading, so one
@@ -92,7 +94,7 @@ func LoadModelFiles(name string, files map[string][]byte) (*Model, error) {
 		return nil, fmt.Errorf("mujoco: loading model %s: %w", name, err)
 	}
 	if mp == 0 {
-		msg := goString(uintptr(unsafe.Pointer(&errBuf[0])))
+		msg := clib.GoString(uintptr(unsafe.Pointer(&errBuf[0])))
 		if msg == "" {
 			msg = "MuJoCo returned no model and no message"
 		}

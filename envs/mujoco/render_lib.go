@@ -2,10 +2,9 @@ package mujoco
 
 import (
 	"fmt"
-	"os"
 	"sync"
 
-	"github.com/ebitengine/purego"
+	"github.com/rlpool/rlpool/clib"
 )
 
 // OSMesaPackage is the Debian package that provides libOSMesa, Mesa's off-screen
@@ -16,8 +15,12 @@ const OSMesaPackage = "libosmesa6"
 // OSMesa library to load instead of the system's libOSMesa.so.8.
 const OSMesaLibraryEnv = "RLPOOL_LIBOSMESA"
 
-// osmesaNames are tried in order when OSMesaLibraryEnv is unset.
-var osmesaNames = []string{"libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so"}
+// libosmesa is how the package finds OSMesa: OSMesaLibraryEnv's file, else these
+// names in turn. It is opened with RTLD_GLOBAL: MuJoCo finds OpenGL's functions at
+// run time by looking up OSMesaGetProcAddress (after eglGetProcAddress, before
+// glXGetProcAddressARB) among the process's global symbols.
+var libosmesa = clib.Library{What: "OSMesa", Env: OSMesaLibraryEnv,
+	Names: []string{"libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so"}, Package: OSMesaPackage, Global: true}
 
 // OpenGL and OSMesa enum values (GL/gl.h, GL/osmesa.h): fixed by the OpenGL ABI, not a
 // struct layout, so they are written here rather than generated.
@@ -30,9 +33,8 @@ const (
 // OpenGL renderer (mjr_*), loaded on first use by LoadOSMesa; like lib they are called
 // with purego.SyscallN.
 var gl struct {
-	once   sync.Once
-	err    error
-	handle uintptr
+	once sync.Once
+	err  error
 
 	createContextExt, makeCurrent, destroyContext, getCurrentContext uintptr
 
@@ -46,10 +48,6 @@ var gl struct {
 // both. Every Renderer calls it; it is safe to call many times. The error names the
 // Debian package to install, or the variable that points at another library, when
 // libOSMesa is missing.
-//
-// libOSMesa is opened with RTLD_GLOBAL: MuJoCo finds OpenGL's functions at run time by
-// looking up OSMesaGetProcAddress (after eglGetProcAddress, before
-// glXGetProcAddressARB) among the process's global symbols.
 func LoadOSMesa() error {
 	gl.once.Do(func() { gl.err = loadOSMesa() })
 	return gl.err
@@ -59,58 +57,35 @@ func loadOSMesa() error {
 	if err := Load(); err != nil {
 		return err
 	}
-	names := osmesaNames
-	if p := os.Getenv(OSMesaLibraryEnv); p != "" {
-		names = []string{p}
+	osmesa, err := libosmesa.Open()
+	if err != nil {
+		return fmt.Errorf("mujoco: rendering MuJoCo scenes needs Mesa's off-screen OpenGL: %w", err)
 	}
-	var tried []string
-	var lastErr error
-	for _, name := range names {
-		h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-		if err == nil {
-			gl.handle = h
-			break
-		}
-		tried = append(tried, name)
-		lastErr = err
+	if err := osmesa.Bind([]clib.Symbol{
+		{Name: "OSMesaCreateContextExt", Addr: &gl.createContextExt},
+		{Name: "OSMesaMakeCurrent", Addr: &gl.makeCurrent},
+		{Name: "OSMesaDestroyContext", Addr: &gl.destroyContext},
+		{Name: "OSMesaGetCurrentContext", Addr: &gl.getCurrentContext},
+	}); err != nil {
+		return fmt.Errorf("mujoco: %w", err)
 	}
-	if gl.handle == 0 {
-		return fmt.Errorf("mujoco: cannot load Mesa's off-screen OpenGL library (tried %v: %v); rendering MuJoCo scenes needs it: install Debian's %s package (apt-get install %s) or set %s to the path of libOSMesa.so.8",
-			tried, lastErr, OSMesaPackage, OSMesaPackage, OSMesaLibraryEnv)
-	}
-	syms := []struct {
-		handle uintptr
-		name   string
-		dst    *uintptr
-	}{
-		{gl.handle, "OSMesaCreateContextExt", &gl.createContextExt},
-		{gl.handle, "OSMesaMakeCurrent", &gl.makeCurrent},
-		{gl.handle, "OSMesaDestroyContext", &gl.destroyContext},
-		{gl.handle, "OSMesaGetCurrentContext", &gl.getCurrentContext},
-		{lib.handle, "mjv_defaultScene", &gl.defaultScene},
-		{lib.handle, "mjv_makeScene", &gl.makeScene},
-		{lib.handle, "mjv_freeScene", &gl.freeScene},
-		{lib.handle, "mjv_defaultOption", &gl.defaultOption},
-		{lib.handle, "mjv_defaultPerturb", &gl.defaultPerturb},
-		{lib.handle, "mjv_defaultCamera", &gl.defaultCamera},
-		{lib.handle, "mjv_updateScene", &gl.updateScene},
-		{lib.handle, "mjr_defaultContext", &gl.defaultContext},
-		{lib.handle, "mjr_makeContext", &gl.makeContext},
-		{lib.handle, "mjr_freeContext", &gl.freeContext},
-		{lib.handle, "mjr_setBuffer", &gl.setBuffer},
-		{lib.handle, "mjr_render", &gl.render},
-		{lib.handle, "mjr_readPixels", &gl.readPixels},
-		{lib.handle, "mj_copyModel", &gl.copyModel},
-	}
-	for _, s := range syms {
-		p, err := purego.Dlsym(s.handle, s.name)
-		if err != nil {
-			if s.handle == gl.handle {
-				return fmt.Errorf("mujoco: the OSMesa library lacks %s (%v); install Debian's %s or point %s at libOSMesa.so.8", s.name, err, OSMesaPackage, OSMesaLibraryEnv)
-			}
-			return fmt.Errorf("mujoco: the loaded library lacks %s (%v); install Debian's %s", s.name, err, LibraryPackage)
-		}
-		*s.dst = p
+	if err := lib.handle.Bind([]clib.Symbol{
+		{Name: "mjv_defaultScene", Addr: &gl.defaultScene},
+		{Name: "mjv_makeScene", Addr: &gl.makeScene},
+		{Name: "mjv_freeScene", Addr: &gl.freeScene},
+		{Name: "mjv_defaultOption", Addr: &gl.defaultOption},
+		{Name: "mjv_defaultPerturb", Addr: &gl.defaultPerturb},
+		{Name: "mjv_defaultCamera", Addr: &gl.defaultCamera},
+		{Name: "mjv_updateScene", Addr: &gl.updateScene},
+		{Name: "mjr_defaultContext", Addr: &gl.defaultContext},
+		{Name: "mjr_makeContext", Addr: &gl.makeContext},
+		{Name: "mjr_freeContext", Addr: &gl.freeContext},
+		{Name: "mjr_setBuffer", Addr: &gl.setBuffer},
+		{Name: "mjr_render", Addr: &gl.render},
+		{Name: "mjr_readPixels", Addr: &gl.readPixels},
+		{Name: "mj_copyModel", Addr: &gl.copyModel},
+	}); err != nil {
+		return fmt.Errorf("mujoco: %w", err)
 	}
 	return nil
 }

@@ -2,9 +2,11 @@
 // dependencies point down. The engine (envpool), the environment families (envs/...)
 // and the learners (agent/...) never import the application (internal/...) or the
 // command (cmd/...); the engine imports nothing of the project; and a learner knows
-// an environment only through envpool, never through a family under envs/. On the
-// application side, play and render reach no family either, and the C library's own
-// source imports none: they use the capabilities every env declares through envpool.
+// an environment only through envpool, never through a family under envs/. clib,
+// the C-library loader that learners and families share, imports nothing of the
+// project either. On the application side, play and render reach no family, and the C
+// library's own source imports none: they use the capabilities every env declares
+// through envpool.
 //
 // The test reads the import graph from `go list -deps`, so it sees every package the
 // go command builds for those packages, transitive imports included, and it names the

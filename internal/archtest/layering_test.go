@@ -14,9 +14,13 @@ import (
 // module is the project's import path; the rules below name packages relative to it.
 const module = "github.com/rlpool/rlpool"
 
-// checked are the folders (relative to the module) whose packages the rules constrain:
-// the libraries, which must not know the application built on them.
-var checked = []string{"agent", "envs", "envpool"}
+// libraries are the folders (relative to the module) of the libraries, which must
+// not know the application built on them.
+var libraries = []string{"agent", "envs", "envpool"}
+
+// checked are the folders whose packages the rules constrain: the libraries and
+// clib, the C-library loader below them.
+var checked = append(slices.Clone(libraries), "clib")
 
 // rule forbids packages matched by from to depend, directly or through other
 // packages, on packages matched by to.
@@ -33,12 +37,15 @@ func under(dir string) func(rel string) bool {
 // rules are the layering of DESIGN.md: dependencies point down, and envpool is the
 // only thing a learner and an environment family have in common.
 var rules = []rule{
-	{"agent, envs and envpool never depend on internal/", anyOf(checked...), under("internal")},
-	{"agent, envs and envpool never depend on cmd/", anyOf(checked...), under("cmd")},
+	{"agent, envs and envpool never depend on internal/", anyOf(libraries...), under("internal")},
+	{"agent, envs and envpool never depend on cmd/", anyOf(libraries...), under("cmd")},
 	{"envpool depends on no other rlpool package", under("envpool"), func(rel string) bool {
 		return rel != "" && !under("envpool")(rel)
 	}},
 	{"agent never depends on envs or a family under it", under("agent"), under("envs")},
+	{"clib depends on no other rlpool package", under("clib"), func(rel string) bool {
+		return rel != "" && !under("clib")(rel)
+	}},
 }
 
 // anyOf reports whether rel is in or below any of dirs.
@@ -175,6 +182,7 @@ func TestViolationsNamesTheChain(t *testing.T) {
 		m("agent/ppo"):                {m("agent"), m("envs/classic")},
 		m("internal/config"):          {m("cmd/train")},
 		m("cmd/train"):                nil,
+		m("clib"):                     {m("envpool"), "fmt"},
 		"fmt":                         nil,
 		"math":                        nil,
 	}
@@ -189,6 +197,7 @@ func TestViolationsNamesTheChain(t *testing.T) {
 		"envpool depends on no other rlpool package: " + m("envpool") + " -> " + m("envs/atari/vcs"),
 		"agent never depends on envs or a family under it: " + m("agent") + " -> " + m("envpool") + " -> " + m("envs/atari/vcs"),
 		"agent never depends on envs or a family under it: " + m("agent/ppo") + " -> " + m("envs/classic"),
+		"clib depends on no other rlpool package: " + m("clib") + " -> " + m("envpool"),
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

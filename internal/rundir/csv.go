@@ -133,23 +133,21 @@ func csvFields(line []byte) int {
 }
 
 // TruncateCSV keeps the header and the rows for which keep returns true, rewriting
-// the file atomically. A resumed run uses it to drop rows written after its checkpoint.
-func TruncateCSV(path string, keep func(row []string) bool) error {
+// the file atomically; keep reads a row's fields by name through the file's columns.
+// A resumed run uses it to drop rows written after its checkpoint.
+func TruncateCSV(path string, keep func(cols Columns, row []string) bool) error {
 	header, rows, err := ReadCSV(path)
 	if err != nil || header == nil {
 		return err
 	}
-	return WriteAtomic(path, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		cw.Write(header)
-		for _, r := range rows {
-			if keep(r) {
-				cw.Write(r)
-			}
+	cols := NewColumns(header)
+	var kept [][]string
+	for _, r := range rows {
+		if keep(cols, r) {
+			kept = append(kept, r)
 		}
-		cw.Flush()
-		return cw.Error()
-	})
+	}
+	return rewriteCSV(path, header, kept)
 }
 
 // widenCSV rewrites the CSV file at path under header, which must hold every column
@@ -159,31 +157,34 @@ func widenCSV(path string, header []string) error {
 	if err != nil {
 		return err
 	}
-	at := make(map[string]int, len(header))
-	for i, h := range header {
-		at[h] = i
-	}
+	at := NewColumns(header)
 	for _, h := range old {
-		if _, ok := at[h]; !ok {
+		if at.Index(h) < 0 {
 			return fmt.Errorf("rundir: %s has columns %q, want %q: column %s is gone, so it was written by a different version or learner", path, strings.Join(old, ","), strings.Join(header, ","), h)
 		}
 	}
+	wide := make([][]string, len(rows))
+	for j, r := range rows {
+		out := make([]string, len(header))
+		for i := range out {
+			out[i] = "NaN"
+		}
+		for i, v := range r {
+			if i < len(old) {
+				out[at.Index(old[i])] = v
+			}
+		}
+		wide[j] = out
+	}
+	return rewriteCSV(path, header, wide)
+}
+
+// rewriteCSV replaces the CSV file at path, atomically, with header and rows.
+func rewriteCSV(path string, header []string, rows [][]string) error {
 	return WriteAtomic(path, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write(header)
-		out := make([]string, len(header))
-		for _, r := range rows {
-			for i := range out {
-				out[i] = "NaN"
-			}
-			for i, v := range r {
-				if i < len(old) {
-					out[at[old[i]]] = v
-				}
-			}
-			cw.Write(out)
-		}
-		cw.Flush()
+		cw.WriteAll(rows)
 		return cw.Error()
 	})
 }

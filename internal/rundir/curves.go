@@ -54,12 +54,7 @@ func (c *Curves) WritePNG(path string) error {
 }
 
 func (c *Curves) stepsPlot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = c.Title + ": return vs env steps"
-	p.X.Label.Text = "env steps"
-	p.Y.Label.Text = "episode return"
-	p.X.Tick.Marker = plot.TickerFunc(engTicks)
-	p.Y.Tick.Marker = plot.TickerFunc(engTicks)
+	p := newPlot(c.Title+": return vs env steps", "env steps", "episode return")
 	if len(c.Episodes) > 0 {
 		pts := make(plotter.XYs, len(c.Episodes))
 		for i, e := range c.Episodes {
@@ -82,12 +77,10 @@ func (c *Curves) stepsPlot() (*plot.Plot, error) {
 			}
 			avg[i].X, avg[i].Y = e.X, sum/float64(min(i+1, win))
 		}
-		ln, err := plotter.NewLine(avg)
+		ln, err := newLine(avg, 2, color.RGBA{R: 20, G: 60, B: 160, A: 255})
 		if err != nil {
-			return nil, fmt.Errorf("rundir: curves: %w", err)
+			return nil, err
 		}
-		ln.LineStyle.Width = vg.Points(2)
-		ln.LineStyle.Color = color.RGBA{R: 20, G: 60, B: 160, A: 255}
 		p.Add(ln)
 		p.Legend.Add(fmt.Sprintf("mean of last %d", win), ln)
 		p.Legend.Top = false
@@ -98,12 +91,7 @@ func (c *Curves) stepsPlot() (*plot.Plot, error) {
 }
 
 func (c *Curves) wallPlot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "recent mean return vs wall time"
-	p.X.Label.Text = "wall seconds"
-	p.Y.Label.Text = fmt.Sprintf("mean return (last %d)", max(c.Window, 1))
-	p.X.Tick.Marker = plot.TickerFunc(engTicks)
-	p.Y.Tick.Marker = plot.TickerFunc(engTicks)
+	p := newPlot("recent mean return vs wall time", "wall seconds", fmt.Sprintf("mean return (last %d)", max(c.Window, 1)))
 	var pts plotter.XYs
 	for _, e := range c.ByWall {
 		if !math.IsNaN(e.Y) {
@@ -111,12 +99,10 @@ func (c *Curves) wallPlot() (*plot.Plot, error) {
 		}
 	}
 	if len(pts) > 0 {
-		lp, err := plotter.NewLine(pts)
+		lp, err := newLine(pts, 2, color.RGBA{R: 200, G: 80, B: 20, A: 255})
 		if err != nil {
-			return nil, fmt.Errorf("rundir: curves: %w", err)
+			return nil, err
 		}
-		lp.LineStyle.Width = vg.Points(2)
-		lp.LineStyle.Color = color.RGBA{R: 200, G: 80, B: 20, A: 255}
 		p.Add(lp)
 		c.addTarget(p, 0, pts[len(pts)-1].X)
 	}
@@ -127,14 +113,36 @@ func (c *Curves) addTarget(p *plot.Plot, x0, x1 float64) {
 	if math.IsNaN(c.Target) || x1 <= x0 {
 		return
 	}
-	t, err := plotter.NewLine(plotter.XYs{{X: x0, Y: c.Target}, {X: x1, Y: c.Target}})
+	t, err := newLine(plotter.XYs{{X: x0, Y: c.Target}, {X: x1, Y: c.Target}}, 0, color.Gray{Y: 100})
 	if err != nil {
 		return
 	}
 	t.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	t.LineStyle.Color = color.Gray{Y: 100}
 	p.Add(t)
 	p.Legend.Add(fmt.Sprintf("target %g", c.Target), t)
+}
+
+// newPlot is a plot with its title and axis labels, its ticks labelled by engTicks.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.X.Tick.Marker = plot.TickerFunc(engTicks)
+	p.Y.Tick.Marker = plot.TickerFunc(engTicks)
+	return p
+}
+
+// newLine is a line through pts in colour col, width points wide (0: plotter's
+// default width).
+func newLine(pts plotter.XYs, width float64, col color.Color) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, fmt.Errorf("rundir: curves: %w", err)
+	}
+	if width > 0 {
+		l.LineStyle.Width = vg.Points(width)
+	}
+	l.LineStyle.Color = col
+	return l, nil
 }
 
 // engTicks labels ticks as 250, 100k, 1.5M (no padded decimals).

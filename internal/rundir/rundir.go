@@ -175,10 +175,13 @@ type Meta struct {
 	Notes             []string    `json:"notes,omitempty"`
 }
 
+// SchedulerSlurm is Job.Scheduler for a run submitted to Slurm.
+const SchedulerSlurm = "slurm"
+
 // Job is job.json: the batch job of a run submitted to a scheduler. The submitter
 // alone writes it (meta.json belongs to the running train).
 type Job struct {
-	Scheduler string    `json:"scheduler"` // "slurm"
+	Scheduler string    `json:"scheduler"` // SchedulerSlurm
 	ID        string    `json:"id"`        // "123", or "123_4" for an array task
 	Submitted time.Time `json:"submitted"`
 	Script    string    `json:"script,omitempty"` // the batch script

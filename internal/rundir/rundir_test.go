@@ -74,7 +74,7 @@ func TestCSVAppendAndTruncate(t *testing.T) {
 	if _, err := OpenCSV(p, []string{"other"}); err == nil {
 		t.Error("reopening with another header: no error")
 	}
-	if err := TruncateCSV(p, func(r []string) bool { return r[0] != "30" }); err != nil {
+	if err := TruncateCSV(p, func(c Columns, r []string) bool { return c.Field(r, "env_step") != "30" }); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "env_step,v\n10,a\n20,b\n" {

@@ -17,7 +17,7 @@ func AttachJobStates(runs []*Run, cl *slurm.Client) error {
 	var ids []string
 	var follow []*Run
 	for _, r := range runs {
-		if r.Job == nil || r.Job.Scheduler != "slurm" {
+		if r.Job == nil || r.Job.Scheduler != rundir.SchedulerSlurm {
 			continue
 		}
 		if r.Status != rundir.StatusQueued && r.Status != rundir.StatusRunning {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rlpool/rlpool/internal/rundir"
 )
 
 // WriteList prints the runs table (newest first, as List returns them) and the
@@ -164,11 +166,8 @@ func (r *Run) Thresholds(given []float64) []float64 {
 // ones), shown in summaries.
 func learnerColumns(t *Table) []string {
 	var out []string
-	fixed := map[string]bool{"env_steps": true, "wall_s": true, "steps_per_s": true, "episodes": true,
-		"return_mean": true, "return_std": true, "return_min": true, "return_max": true,
-		"length_mean": true, "recent_return_mean": true}
 	for _, h := range t.Header {
-		if !fixed[h] {
+		if !rundir.IsMetricsFixed(h) {
 			out = append(out, h)
 		}
 	}
@@ -251,8 +250,8 @@ func WriteShow(w io.Writer, r *Run, thresholds []float64) error {
 		fmt.Fprintf(tw, "  episode returns\t%s .. %s\n", num(lo), num(hi))
 	}
 	if len(r.Metrics.Rows) > 0 {
-		fmt.Fprintf(tw, "  metrics rows\t%d (last at %d env steps)\n", len(r.Metrics.Rows), int64(r.Metrics.Last("env_steps")))
-		fmt.Fprintf(tw, "  steps/s (last interval)\t%s\n", num(r.Metrics.Last("steps_per_s")))
+		fmt.Fprintf(tw, "  metrics rows\t%d (last at %d env steps)\n", len(r.Metrics.Rows), int64(r.Metrics.Last(rundir.ColEnvSteps)))
+		fmt.Fprintf(tw, "  steps/s (last interval)\t%s\n", num(r.Metrics.Last(rundir.ColStepsPerSec)))
 		for _, c := range learnerColumns(&r.Metrics) {
 			fmt.Fprintf(tw, "  %s (last)\t%s\n", c, num(r.Metrics.Last(c)))
 		}

@@ -277,20 +277,20 @@ func (r *Run) readMetrics() {
 	if len(t.Rows) == 0 {
 		return
 	}
-	if s := t.Last("env_steps"); !math.IsNaN(s) && int64(s) > r.EnvSteps {
+	if s := t.Last(rundir.ColEnvSteps); !math.IsNaN(s) && int64(s) > r.EnvSteps {
 		r.EnvSteps = int64(s)
 	}
-	if w := t.Last("wall_s"); !math.IsNaN(w) && w > r.WallSeconds {
+	if w := t.Last(rundir.ColWall); !math.IsNaN(w) && w > r.WallSeconds {
 		r.WallSeconds = w
 	}
 }
 
 func (r *Run) readEpisodes() {
 	t, _ := r.readCSV(rundir.EpisodesFile)
-	cs, cr, cl := t.Col("env_step"), t.Col("return"), t.Col("length")
+	cs, cr, cl := t.Col(rundir.ColEpisodeStep), t.Col(rundir.ColReturn), t.Col(rundir.ColLength)
 	if cs < 0 || cr < 0 {
 		if len(t.Header) > 0 {
-			r.note("%s: no env_step and return columns", rundir.EpisodesFile)
+			r.note("%s: no %s and %s columns", rundir.EpisodesFile, rundir.ColEpisodeStep, rundir.ColReturn)
 		}
 		return
 	}
@@ -421,7 +421,7 @@ func (r *Run) Curve() []CurvePoint {
 // WallAt interpolates the wall seconds at an env step from metrics.csv (linear between
 // rows, from 0 s at step 0, extrapolated at the last row's rate). NaN without rows.
 func (r *Run) WallAt(step int64) float64 {
-	cs, cw := r.Metrics.Col("env_steps"), r.Metrics.Col("wall_s")
+	cs, cw := r.Metrics.Col(rundir.ColEnvSteps), r.Metrics.Col(rundir.ColWall)
 	if cs < 0 || cw < 0 || len(r.Metrics.Rows) == 0 {
 		return math.NaN()
 	}

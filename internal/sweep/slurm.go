@@ -104,6 +104,7 @@ var requeueable = map[string]bool{"PREEMPTED": true, "NODE_FAIL": true, "BOOT_FA
 // slurmRun is the controller of a sweep whose trials run as Slurm array tasks.
 type slurmRun struct {
 	sw     *sweeper
+	ex     *SlurmExecutor
 	cl     *slurm.Client
 	binary string
 	log    *os.File
@@ -119,21 +120,76 @@ func (sr *slurmRun) event(e jobEvent) error {
 	return sr.log.Sync()
 }
 
-// runSlurm submits the trials in todo that no earlier submission covers as one job
+// SlurmExecutor runs each trial as a task of a Slurm job array (sweep.executor =
+// "slurm"), with the #SBATCH settings of [sweep.slurm]. The controller (the sweep)
+// submits the trials, follows them in squeue, and stops them through
+// scancel --signal=INT; stopped, it leaves them running and re-attaches when resumed.
+type SlurmExecutor struct {
+	// Client runs Slurm's commands (nil: a plain Client).
+	Client *slurm.Client
+	// Prepare makes a trial's run directory, status queued, for a Slurm task to
+	// start (train.Prepare in `train sweep`).
+	Prepare func(cfg *config.Config, source string) (*rundir.Dir, error)
+	// QueueGrace is how long squeue may keep failing before the controller gives up
+	// (the jobs run on; the sweep can be resumed); 0 means 2 minutes.
+	QueueGrace time.Duration
+	// OutputWait is how long a running Slurm task may show no start of its run
+	// before the controller warns about the shared filesystem; 0 means 2 minutes.
+	OutputWait time.Duration
+	// RequeueWait is how long a Slurm task that ended PREEMPTED or NODE_FAIL may take
+	// to come back requeued before its end is recorded; 0 means 3 minutes.
+	RequeueWait time.Duration
+	// EndWait is how long any other end but COMPLETED of a task the controller did not
+	// stop must hold before it is recorded (a requeue passes through such states);
+	// 0 means 10 s.
+	EndWait time.Duration
+}
+
+// Name is "slurm".
+func (*SlurmExecutor) Name() string { return ExecSlurm }
+
+// setup fills in the defaults, applies the RLPOOL_SLURM_* variables to the sweep's
+// [sweep.slurm] settings, and gives each trial its task's CPUs; the nodes find the
+// runs by absolute paths.
+func (ex *SlurmExecutor) setup(sw *sweeper) error {
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&ex.QueueGrace, 2 * time.Minute}, {&ex.OutputWait, 2 * time.Minute}, {&ex.RequeueWait, 3 * time.Minute}, {&ex.EndWait, 10 * time.Second}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	if ex.Client == nil {
+		ex.Client = &slurm.Client{}
+	}
+	used, err := sw.spec.Slurm.ApplyEnv(nil)
+	if err != nil {
+		return err
+	}
+	if len(used) > 0 {
+		fmt.Fprintf(sw.opts.Stdout, "sweep %s: Slurm settings from the environment: %s\n", sw.spec.Name, strings.Join(used, ", "))
+	}
+	folder, err := filepath.Abs(sw.folder)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	sw.folder, sw.threads = folder, sw.spec.Slurm.CPUs()
+	return nil
+}
+
+// run submits the trials in todo that no earlier submission covers as one job
 // array, re-attaches to those an earlier controller submitted, and follows them all
 // to their end, pruning and timing out through scancel --signal=INT.
-func (sw *sweeper) runSlurm(ctx context.Context, todo []Trial) error {
-	cl := sw.opts.Slurm
-	if cl == nil {
-		cl = &slurm.Client{}
-	}
+func (ex *SlurmExecutor) run(ctx context.Context, sw *sweeper, todo []Trial) error {
+	cl := ex.Client
 	if err := cl.Check(); err != nil {
 		return err
 	}
-	if sw.opts.Prepare == nil {
+	if ex.Prepare == nil {
 		return errors.New("sweep: no way to prepare run directories for Slurm")
 	}
-	sr := &slurmRun{sw: sw, cl: cl, binary: sw.spec.Slurm.Binary}
+	sr := &slurmRun{sw: sw, ex: ex, cl: cl, binary: sw.spec.Slurm.Binary}
 	if sr.binary == "" {
 		sr.binary = sw.opts.Exe
 	}
@@ -242,7 +298,7 @@ func (sr *slurmRun) submit(trials []Trial) error {
 		if err != nil {
 			return fmt.Errorf("sweep: trial %s: %w", t.ID, err)
 		}
-		dir, err := sw.opts.Prepare(cfg, fmt.Sprintf("sweep %s, trial %s", sw.spec.Name, t.ID))
+		dir, err := sr.ex.Prepare(cfg, fmt.Sprintf("sweep %s, trial %s", sw.spec.Name, t.ID))
 		if err != nil {
 			return fmt.Errorf("sweep: trial %s: %w", t.ID, err)
 		}
@@ -269,7 +325,7 @@ func (sr *slurmRun) submit(trials []Trial) error {
 	for i, t := range trials {
 		task := job + "_" + strconv.Itoa(i)
 		d := &rundir.Dir{Path: dirs[i]}
-		d.WriteJob(&rundir.Job{Scheduler: "slurm", ID: task, Submitted: now, Script: script,
+		d.WriteJob(&rundir.Job{Scheduler: rundir.SchedulerSlurm, ID: task, Submitted: now, Script: script,
 			Log: filepath.Join(sw.folder, LogsDir, t.ID+".log")})
 		sr.active = append(sr.active, &slurmTrial{t: t, task: task, since: time.Now()})
 	}
@@ -323,7 +379,7 @@ func (sr *slurmRun) follow(ctx context.Context) error {
 			if failingSince.IsZero() {
 				failingSince = time.Now()
 			}
-			if time.Since(failingSince) >= sw.opts.QueueGrace {
+			if time.Since(failingSince) >= sr.ex.QueueGrace {
 				return fmt.Errorf("sweep: squeue has failed for %s: %w; the trials go on running on the cluster: once Slurm answers, re-attach with train sweep -resume %s",
 					time.Since(failingSince).Round(time.Second), err, sw.folder)
 			}
@@ -405,9 +461,9 @@ func (sr *slurmRun) endWait(state string) time.Duration {
 	case state == "COMPLETED":
 		return 0
 	case requeueable[state]:
-		return sr.sw.opts.RequeueWait
+		return sr.ex.RequeueWait
 	}
-	return sr.sw.opts.EndWait
+	return sr.ex.EndWait
 }
 
 // watch applies pruning and the time budget to a running trial, and says once when
@@ -422,7 +478,7 @@ func (sr *slurmRun) watch(st *slurmTrial, task slurm.Task) {
 	if st.stop == "" && sw.spec.BudgetSeconds > 0 && task.Elapsed.Seconds() >= sw.spec.BudgetSeconds {
 		sr.stop(st, StatusTimeout, 0)
 	}
-	if !st.warned && task.Elapsed >= sw.opts.OutputWait {
+	if !st.warned && task.Elapsed >= sr.ex.OutputWait {
 		if dir := sw.findRunDir(st.t.ID); dir != "" {
 			if r, err := runs.Load(dir); err == nil && r.Status == rundir.StatusQueued {
 				st.warned = true

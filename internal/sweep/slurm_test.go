@@ -73,7 +73,7 @@ func slurmOptions(t *testing.T) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Exe: exe, Poll: 10 * time.Millisecond, QueueGrace: 300 * time.Millisecond, Prepare: prepareQueued}
+	return Options{Exe: exe, Poll: 10 * time.Millisecond, Slurm: SlurmExecutor{QueueGrace: 300 * time.Millisecond, Prepare: prepareQueued}}
 }
 
 // assertIntact checks that a failed start left the sweep folder usable: the sweep
@@ -204,7 +204,7 @@ func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
 		s := writeSweep(t, work, "executor = \"slurm\"\n")
 		s.Params[0].Values = s.Params[0].Values[:1] // one trial: t0-s1, task 100_0
 		opts := slurmOptions(t)
-		opts.QueueGrace, opts.RequeueWait = 10*time.Second, 500*time.Millisecond
+		opts.Slurm.QueueGrace, opts.Slurm.RequeueWait = 10*time.Second, 500*time.Millisecond
 		done := make(chan []Record, 1)
 		go func() {
 			recs, err := Run(context.Background(), s, opts)
@@ -241,5 +241,32 @@ func TestSlurmNodeFailWaitsForRequeue(t *testing.T) {
 		if len(recs) != 1 || recs[0].Status != want || recs[0].State != wantState || recs[0].Log != filepath.Join(LogsDir, recs[0].Trial+".log") {
 			t.Errorf("requeued %v: records %+v, want one %s with state %s and its log", comesBack, recs, want, wantState)
 		}
+	}
+}
+
+// The Slurm executor applies the RLPOOL_SLURM_* variables over [sweep.slurm] and says
+// which it used; a bad value is an error naming the variable, before any folder is
+// made.
+func TestSlurmSettingsFromEnvironment(t *testing.T) {
+	fakeSlurm(t, true)
+	t.Setenv("RLPOOL_SLURM_PARTITION", "gpu")
+	s := writeSweep(t, t.TempDir(), "executor = \"slurm\"\n[sweep.slurm]\npartition = \"debug\"\n")
+	var out strings.Builder
+	opts := slurmOptions(t)
+	opts.Stdout = &out
+	if _, err := Run(context.Background(), s, opts); err == nil || !strings.Contains(err.Error(), `partition "gpu"`) {
+		t.Errorf("with RLPOOL_SLURM_PARTITION=gpu: %v, want the fake cluster to refuse partition gpu", err)
+	}
+	if !strings.Contains(out.String(), "Slurm settings from the environment: RLPOOL_SLURM_PARTITION") {
+		t.Errorf("output does not name the variable applied:\n%s", out.String())
+	}
+
+	t.Setenv("RLPOOL_SLURM_CPUS_PER_TASK", "many")
+	s = writeSweep(t, t.TempDir(), "executor = \"slurm\"\n")
+	if _, err := Run(context.Background(), s, slurmOptions(t)); err == nil || !strings.Contains(err.Error(), "RLPOOL_SLURM_CPUS_PER_TASK") {
+		t.Errorf("with RLPOOL_SLURM_CPUS_PER_TASK=many: %v, want an error naming the variable", err)
+	}
+	if _, err := os.Stat(s.Folder()); !os.IsNotExist(err) {
+		t.Errorf("a sweep refused for its settings made its folder (%v)", err)
 	}
 }

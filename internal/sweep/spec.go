@@ -59,12 +59,6 @@ import (
 	"github.com/rlpool/rlpool/internal/slurm"
 )
 
-// Executors a sweep may run its trials with.
-const (
-	ExecLocal = "local"
-	ExecSlurm = "slurm"
-)
-
 // Distributions a random-search parameter may use.
 const (
 	DistUniform    = "uniform"
@@ -288,8 +282,8 @@ func parse(raw map[string]any) (*Spec, error) {
 			s.Prune = p
 		case "executor":
 			s.Executor, _ = v.(string)
-			if s.Executor != ExecLocal && s.Executor != ExecSlurm {
-				fail("sweep.executor = %v: use \"local\" or \"slurm\"", v)
+			if err := CheckExecutor(s.Executor); err != nil {
+				fail("sweep.%v", err)
 			}
 		case "slurm":
 			if err := parseSlurm(v, &s.Slurm); err != nil {

@@ -10,20 +10,17 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/runs"
-	"github.com/rlpool/rlpool/internal/slurm"
 )
 
 // Trial statuses in sweep.csv. A trial the sweep itself interrupted (Ctrl-C) gets no
@@ -53,33 +50,16 @@ type Options struct {
 	CPUs int
 	// Poll is how often running trials are checked for budget and pruning; 0 means 1 s.
 	Poll time.Duration
-	// Grace is how long a trial may take to stop after SIGINT before it is killed;
-	// 0 means 2 minutes.
-	Grace time.Duration
 	// Env is added to each trial's environment (tests use it).
 	Env []string
 	// RetryFailed runs the failed trials of a resumed sweep again (their rows are
 	// dropped from sweep.csv); otherwise a failed trial counts as done.
 	RetryFailed bool
 
-	// Slurm runs Slurm's commands for executor = "slurm" (nil: a plain Client).
-	Slurm *slurm.Client
-	// Prepare makes a trial's run directory, status queued, for a Slurm task to
-	// start (train.Prepare in `train sweep`).
-	Prepare func(cfg *config.Config, source string) (*rundir.Dir, error)
-	// QueueGrace is how long squeue may keep failing before the controller gives up
-	// (the jobs run on; the sweep can be resumed); 0 means 2 minutes.
-	QueueGrace time.Duration
-	// OutputWait is how long a running Slurm task may show no start of its run
-	// before the controller warns about the shared filesystem; 0 means 2 minutes.
-	OutputWait time.Duration
-	// RequeueWait is how long a Slurm task that ended PREEMPTED or NODE_FAIL may take
-	// to come back requeued before its end is recorded; 0 means 3 minutes.
-	RequeueWait time.Duration
-	// EndWait is how long any other end but COMPLETED of a task the controller did not
-	// stop must hold before it is recorded (a requeue passes through such states);
-	// 0 means 10 s.
-	EndWait time.Duration
+	// Local holds the settings of the local executor (sweep.executor = "local").
+	Local LocalExecutor
+	// Slurm holds the settings of the Slurm executor (sweep.executor = "slurm").
+	Slurm SlurmExecutor
 }
 
 // Record is one row of sweep.csv: a trial's outcome.
@@ -157,25 +137,24 @@ func ReadResults(path string, s *Spec) ([]Record, error) {
 	if strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		return nil, fmt.Errorf("sweep: %s has columns %v, this sweep writes %v: it belongs to a different sweep; change sweep.name or move the folder away", path, recs[0], want)
 	}
-	np := len(s.Params)
+	cols := rundir.NewColumns(recs[0])
 	var out []Record
 	for _, rec := range recs[1:] {
 		if len(rec) != len(want) {
 			continue
 		}
-		r := Record{Trial: rec[0], Values: rec[3 : 3+np]}
-		r.Config, _ = strconv.Atoi(rec[1])
-		r.Seed, _ = strconv.ParseInt(rec[2], 10, 64)
-		tail := rec[3+np:]
-		r.Metric, _ = strconv.ParseFloat(tail[0], 64)
-		r.MetricStd, _ = strconv.ParseFloat(tail[1], 64)
-		r.Episodes, _ = strconv.Atoi(tail[2])
-		r.EnvSteps, _ = strconv.ParseInt(tail[3], 10, 64)
-		r.Wall, _ = strconv.ParseFloat(tail[4], 64)
-		r.Status, r.RunDir = tail[5], tail[6]
-		if len(tail) > 8 {
-			r.State, r.Log = tail[7], tail[8]
+		field := func(name string) string { return cols.Field(rec, name) }
+		r := Record{Trial: field("trial"), Status: field("status"), RunDir: field("run_dir"), State: field("state"), Log: field("log")}
+		for _, p := range s.Params {
+			r.Values = append(r.Values, field(p.Key))
 		}
+		r.Config, _ = strconv.Atoi(field("config"))
+		r.Seed, _ = strconv.ParseInt(field("seed"), 10, 64)
+		r.Metric, _ = strconv.ParseFloat(field("metric"), 64)
+		r.MetricStd, _ = strconv.ParseFloat(field("metric_std"), 64)
+		r.Episodes, _ = strconv.Atoi(field("episodes"))
+		r.EnvSteps, _ = strconv.ParseInt(field("env_steps"), 10, 64)
+		r.Wall, _ = strconv.ParseFloat(field("wall_s"), 64)
 		out = append(out, r)
 	}
 	return out, nil
@@ -218,34 +197,18 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
 	}
-	if opts.Grace <= 0 {
-		opts.Grace = 2 * time.Minute
-	}
-	if opts.QueueGrace <= 0 {
-		opts.QueueGrace = 2 * time.Minute
-	}
-	if opts.OutputWait <= 0 {
-		opts.OutputWait = 2 * time.Minute
-	}
-	if opts.RequeueWait <= 0 {
-		opts.RequeueWait = 3 * time.Minute
-	}
-	if opts.EndWait <= 0 {
-		opts.EndWait = 10 * time.Second
-	}
 	if opts.Exe == "" {
 		return nil, errors.New("sweep: no train binary to run trials with")
+	}
+	ex, err := executorOf(spec.Executor, &opts)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
 	}
 	sw := &sweeper{spec: spec, opts: opts, folder: spec.Folder(), threads: max(1, opts.CPUs/spec.Parallel),
 		records: map[string]Record{}, board: map[int64]map[string]float64{}, failedBefore: map[string]bool{},
 		checked: map[string]map[int64]bool{}}
-	if spec.Executor == ExecSlurm {
-		// The nodes find the runs by absolute paths, and each task has its own CPUs.
-		folder, err := filepath.Abs(sw.folder)
-		if err != nil {
-			return nil, fmt.Errorf("sweep: %w", err)
-		}
-		sw.folder, sw.threads = folder, spec.Slurm.CPUs()
+	if err := ex.setup(sw); err != nil {
+		return nil, err
 	}
 	if err := sw.prepare(); err != nil {
 		return nil, err
@@ -269,44 +232,8 @@ func Run(ctx context.Context, spec *Spec, opts Options) ([]Record, error) {
 		fmt.Fprintf(opts.Stdout, "sweep %s: %d trials (%d configs x %d seeds), %d at a time with %d thread(s) each, in %s\n",
 			spec.Name, sw.total, sw.total/len(spec.Seeds), len(spec.Seeds), spec.Parallel, sw.threads, sw.folder)
 	}
-	if spec.Executor == ExecSlurm {
-		if err := sw.runSlurm(ctx, todo); err != nil {
-			return sw.sorted(plan), err
-		}
-		return sw.finish(plan)
-	}
-
-	sem := make(chan struct{}, spec.Parallel)
-	var wg sync.WaitGroup
-	errs := make(chan error, len(todo))
-dispatch:
-	for _, t := range todo {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			break dispatch
-		}
-		if ctx.Err() != nil {
-			<-sem
-			break
-		}
-		wg.Add(1)
-		go func(t Trial) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := sw.runTrial(ctx, t); err != nil {
-				errs <- err
-			}
-		}(t)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	if err := ex.run(ctx, sw, todo); err != nil {
 		return sw.sorted(plan), err
-	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(opts.Stdout, "sweep %s: interrupted with %d of %d trials done; run the same command again to continue\n", spec.Name, sw.done, sw.total)
-		return sw.sorted(plan), ctx.Err()
 	}
 	return sw.finish(plan)
 }
@@ -486,118 +413,6 @@ func (sw *sweeper) sets(t Trial) []string {
 	return sets
 }
 
-// runTrial runs one trial's process to its end and records it. It returns an error
-// only when the sweep itself cannot go on (sweep.csv unwritable).
-func (sw *sweeper) runTrial(ctx context.Context, t Trial) error {
-	logPath := filepath.Join(sw.folder, LogsDir, t.ID+".log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	defer logf.Close()
-	// A trial whose process finished after the sweep itself died has its run but no
-	// row yet: record it without training again.
-	if dir := sw.findRunDir(t.ID); dir != "" {
-		if r, err := runs.Load(dir); err == nil && r.Status == rundir.StatusFinished {
-			return sw.record(t, Record{Status: StatusFinished, Wall: r.WallSeconds}, "found finished, not rerun")
-		}
-	}
-	args := sw.args(t)
-	fmt.Fprintf(logf, "# %s %s\n", sw.opts.Exe, strings.Join(args, " "))
-	cmd := exec.Command(sw.opts.Exe, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(sw.threads)), sw.opts.Env...)
-	// Its own process group: a Ctrl-C at the terminal reaches the sweep only, which
-	// passes exactly one SIGINT on (a second one would make train quit without a
-	// checkpoint).
-	// Pdeathsig: if the sweep dies, its trials are interrupted (they checkpoint and
-	// stop) instead of running on unwatched.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGINT}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return sw.record(t, Record{Status: StatusFailed}, fmt.Sprintf("cannot start %s: %v", sw.opts.Exe, err))
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	stopReason := ""
-	var killAt <-chan time.Time
-	stop := func(reason string) {
-		if stopReason != "" {
-			return
-		}
-		stopReason = reason
-		cmd.Process.Signal(os.Interrupt)
-		killAt = time.After(sw.opts.Grace)
-	}
-	var deadline <-chan time.Time
-	if sw.spec.BudgetSeconds > 0 {
-		deadline = time.After(time.Duration(sw.spec.BudgetSeconds * float64(time.Second)))
-	}
-	tick := time.NewTicker(sw.opts.Poll)
-	defer tick.Stop()
-	var prunedAt int64
-	var waitErr error
-	cancelled := ctx.Done()
-loop:
-	for {
-		select {
-		case waitErr = <-exited:
-			break loop
-		case <-cancelled:
-			cancelled = nil // a closed channel stays ready: handle it once
-			stop("interrupted")
-		case <-deadline:
-			stop(StatusTimeout)
-		case <-killAt:
-			cmd.Process.Kill()
-		case <-tick.C:
-			if sw.spec.Prune != nil && stopReason == "" {
-				if c := sw.checkPrune(t); c > 0 {
-					prunedAt = c
-					stop(StatusPruned)
-				}
-			}
-		}
-	}
-	wall := time.Since(start).Seconds()
-	// A stop that came as the trial was finishing anyway leaves a finished run: the
-	// trial ran its whole budget.
-	finished := stopReason != "" && waitErr == nil && sw.finishedRun(t.ID)
-	if stopReason == "interrupted" && !finished {
-		return nil // not done: the resumed sweep continues it
-	}
-	rec := Record{Status: StatusFinished, Wall: wall, State: "exit 0", Log: filepath.Join(LogsDir, t.ID+".log")}
-	if cmd.ProcessState != nil {
-		rec.State = strings.TrimPrefix(cmd.ProcessState.String(), "exit status ")
-		if cmd.ProcessState.Exited() {
-			rec.State = "exit " + rec.State
-		}
-	}
-	note := ""
-	switch {
-	case stopReason == StatusPruned: // judged at its checkpoint, however far it ran on
-		rec.Status, rec.PrunedAt = stopReason, prunedAt
-	case finished:
-	case stopReason != "":
-		rec.Status = stopReason
-	case waitErr != nil:
-		rec.Status = StatusFailed
-		note = fmt.Sprintf("%v; see %s", waitErr, logPath)
-	}
-	return sw.record(t, rec, note)
-}
-
-// finishedRun reports whether the trial's run directory says it finished.
-func (sw *sweeper) finishedRun(id string) bool {
-	dir := sw.findRunDir(id)
-	if dir == "" {
-		return false
-	}
-	r, err := runs.Load(dir)
-	return err == nil && r.Status == rundir.StatusFinished
-}
-
 // record fills a trial's metrics from its run directory, appends its sweep.csv row
 // and prints a progress line.
 func (sw *sweeper) record(t Trial, rec Record, note string) error {
@@ -706,7 +521,7 @@ func (sw *sweeper) checkPrune(t Trial) int64 {
 	if err != nil || len(run.Metrics.Rows) == 0 {
 		return 0
 	}
-	logged := int64(run.Metrics.Last("env_steps"))
+	logged := int64(run.Metrics.Last(rundir.ColEnvSteps))
 	for _, c := range sw.spec.Prune.Checkpoints {
 		if logged < c || sw.wasChecked(t.ID, c) {
 			continue

@@ -162,7 +162,7 @@ func fakeOptions(t *testing.T, dir string, env ...string) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Exe: exe, CPUs: 2, Poll: 10 * time.Millisecond, Grace: 30 * time.Second,
+	return Options{Exe: exe, CPUs: 2, Poll: 10 * time.Millisecond, Local: LocalExecutor{Grace: 30 * time.Second},
 		Env: append([]string{"RLPOOL_FAKE_TRAIN=1", "RLPOOL_FAKE_LOG=" + filepath.Join(dir, "invocations.log")}, env...)}
 }
 

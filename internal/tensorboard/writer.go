@@ -33,6 +33,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rlpool/rlpool/internal/rundir"
 )
 
 // FileVersion is the file_version string of an event file's first event.
@@ -152,13 +154,7 @@ func (w *Writer) AddCSVRow(header, row []string, stepColumn string) error {
 // episode statistics under "episode/", throughput under "perf/", the learner's
 // statistics under "train/". TensorBoard draws one panel group per prefix.
 func Tag(column string) string {
-	switch column {
-	case "episodes", "return_mean", "return_std", "return_min", "return_max", "length_mean", "recent_return_mean":
-		return "episode/" + column
-	case "wall_s", "steps_per_s":
-		return "perf/" + column
-	}
-	return "train/" + column
+	return rundir.MetricsGroup(column) + "/" + column
 }
 
 // AddText writes a text summary under tag at step: TensorBoard's Text tab renders it

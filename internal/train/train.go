@@ -61,13 +61,6 @@ type Result struct {
 	EnvSteps int64
 }
 
-// metricsFixed are metrics.csv's leading columns; the learner's statistics follow.
-// wall_s and steps_per_s are the only columns that depend on timing.
-var metricsFixed = []string{"env_steps", "wall_s", "steps_per_s", "episodes", "return_mean", "return_std",
-	"return_min", "return_max", "length_mean", "recent_return_mean"}
-
-var episodesHeader = []string{"env_step", "env_id", "return", "length"}
-
 // loopState is the run loop's own state, saved in checkpoints as JSON so that a
 // resumed run logs exactly as an uninterrupted one would.
 type loopState struct {
@@ -292,7 +285,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 			r.best = *r.st.Best
 		}
 	}
-	header := append(append([]string(nil), metricsFixed...), r.statNames...)
+	header := rundir.MetricsHeader(r.statNames)
 	if r.metrics, err = rundir.OpenCSV(r.dir.File(rundir.MetricsFile), header); err != nil {
 		return err
 	}
@@ -303,7 +296,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	} else if err := writeTBConfig(r.tb, text); err != nil {
 		fmt.Fprintf(r.opts.Stderr, "train: warning: no config in TensorBoard events: %v\n", err)
 	}
-	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), episodesHeader); err != nil {
+	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), rundir.EpisodesHeader()); err != nil {
 		return err
 	}
 	r.wallBase = r.st.WallSeconds
@@ -370,32 +363,36 @@ func (r *runner) restore(c *agent.Checkpoint) error {
 		r.st.StatSums = make([]float64, len(r.statNames))
 		r.st.StatCount = 0
 	}
+	// Each file's rows up to the checkpoint's step stay; the curves are rebuilt from
+	// them.
 	steps := c.EnvSteps
-	upTo := func(row []string) bool {
-		n, err := strconv.ParseInt(row[0], 10, 64)
-		return err == nil && n <= steps
-	}
-	for _, name := range []string{rundir.MetricsFile, rundir.EpisodesFile} {
-		if err := rundir.TruncateCSV(r.dir.File(name), upTo); err != nil && !os.IsNotExist(err) {
+	for _, f := range []struct{ name, step string }{{rundir.MetricsFile, rundir.ColEnvSteps}, {rundir.EpisodesFile, rundir.ColEpisodeStep}} {
+		upTo := func(cols rundir.Columns, row []string) bool {
+			n, err := strconv.ParseInt(cols.Field(row, f.step), 10, 64)
+			return err == nil && n <= steps
+		}
+		if err := rundir.TruncateCSV(r.dir.File(f.name), upTo); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 	}
-	// Rebuild the curves from the logs.
-	if _, rows, err := rundir.ReadCSV(r.dir.File(rundir.EpisodesFile)); err == nil {
-		for _, row := range rows {
-			x, _ := strconv.ParseFloat(row[0], 64)
-			y, _ := strconv.ParseFloat(row[2], 64)
-			r.curves.Episodes = append(r.curves.Episodes, rundir.CurvePoint{X: x, Y: y})
-		}
-	}
-	if _, rows, err := rundir.ReadCSV(r.dir.File(rundir.MetricsFile)); err == nil {
-		for _, row := range rows {
-			x, _ := strconv.ParseFloat(row[1], 64)
-			y, _ := strconv.ParseFloat(row[9], 64)
-			r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: x, Y: y})
-		}
-	}
+	r.curves.Episodes = readCurve(r.dir.File(rundir.EpisodesFile), rundir.ColEpisodeStep, rundir.ColReturn)
+	r.curves.ByWall = readCurve(r.dir.File(rundir.MetricsFile), rundir.ColWall, rundir.ColRecentReturn)
 	return nil
+}
+
+// readCurve reads the points (x, y) of two columns of a run's CSV file; a file that
+// cannot be read gives none.
+func readCurve(path, x, y string) []rundir.CurvePoint {
+	header, rows, err := rundir.ReadCSV(path)
+	if err != nil {
+		return nil
+	}
+	cols := rundir.NewColumns(header)
+	var pts []rundir.CurvePoint
+	for _, row := range rows {
+		pts = append(pts, rundir.CurvePoint{X: cols.Float(row, x), Y: cols.Float(row, y)})
+	}
+	return pts
 }
 
 func (r *runner) wall() float64 { return r.wallBase + time.Since(r.start).Seconds() }
@@ -534,7 +531,7 @@ func (r *runner) logInterval() error {
 	if err := r.metrics.Write(row); err != nil {
 		return err
 	}
-	r.tb.AddCSVRow(append(append([]string(nil), metricsFixed...), r.statNames...), row, "env_steps")
+	r.tb.AddCSVRow(rundir.MetricsHeader(r.statNames), row, rundir.ColEnvSteps)
 	r.flush()
 	r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: wall, Y: recent})
 	if err := r.curves.WritePNG(r.dir.File(rundir.CurvesFile)); err != nil {

@@ -66,7 +66,7 @@ func dropTimingColumns(t *testing.T, path string) string {
 	}
 	skip := map[int]bool{}
 	for i, h := range header {
-		if h == "wall_s" || h == "steps_per_s" {
+		if h == rundir.ColWall || h == rundir.ColStepsPerSec {
 			skip[i] = true
 		}
 	}
@@ -220,13 +220,15 @@ func TestResumeAfterNewStatistic(t *testing.T) {
 	if err != nil || header[len(header)-1] != "epochs" {
 		t.Fatalf("metrics.csv after resume: %v, header %v", err, header)
 	}
+	cols := rundir.NewColumns(header)
 	for _, r := range rows {
 		want := "2"
-		if n, _ := strconv.ParseInt(r[0], 10, 64); n <= 1024 { // written before the cut
+		steps := cols.Field(r, rundir.ColEnvSteps)
+		if n, _ := strconv.ParseInt(steps, 10, 64); n <= 1024 { // written before the cut
 			want = "NaN"
 		}
-		if got := r[len(r)-1]; got != want {
-			t.Errorf("row at %s env steps: epochs %s, want %s", r[0], got, want)
+		if got := cols.Field(r, "epochs"); got != want {
+			t.Errorf("row at %s env steps: epochs %s, want %s", steps, got, want)
 		}
 	}
 }
