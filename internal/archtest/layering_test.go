@@ -16,7 +16,7 @@ const module = "github.com/rlpool/rlpool"
 
 // checked are the folders (relative to the module) whose packages the rules constrain:
 // the libraries, which must not know the application built on them.
-var checked = []string{"agent", "envs", "envpool"}
+var checked = []string{"agent", "envs", "envpool", "option"}
 
 // rule forbids packages matched by from to depend, directly or through other
 // packages, on packages matched by to.
@@ -39,6 +39,9 @@ var rules = []rule{
 		return rel != "" && !under("envpool")(rel)
 	}},
 	{"agent never depends on envs or a family under it", under("agent"), under("envs")},
+	{"option depends on no other rlpool package", under("option"), func(rel string) bool {
+		return rel != "" && !under("option")(rel)
+	}},
 }
 
 // anyOf reports whether rel is in or below any of dirs.
