@@ -271,40 +271,40 @@ func formatFloat(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// asInt reads an integer from the values a decoder meets: TOML's int64, JSON's whole
-// float64, a Go caller's int.
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
+// numeric reads a decoded number: TOML's int64 and float64, JSON's float64, a Go
+// caller's int or float32. Integers come exactly in n as well as in x.
+func numeric(v any) (x float64, n int64, isInt, ok bool) {
+	switch v := v.(type) {
 	case int64:
-		return x, true
+		return float64(v), v, true, true
 	case int:
-		return int64(x), true
+		return float64(v), int64(v), true, true
 	case int32:
-		return int64(x), true
+		return float64(v), int64(v), true, true
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<62 {
-			return int64(x), true
-		}
+		return v, 0, false, true
 	case float32:
-		return asInt(float64(x))
+		return float64(v), 0, false, true
 	}
-	return 0, false
+	return 0, 0, false, false
 }
 
-func asFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int32:
-		return float64(x), true
+// asInt reads an integer: an integer, or a whole float (JSON has no integers).
+func asInt(v any) (int64, bool) {
+	x, n, isInt, ok := numeric(v)
+	if isInt {
+		return n, true
 	}
-	return 0, false
+	if !ok || x != math.Trunc(x) || math.Abs(x) > 1<<62 {
+		return 0, false
+	}
+	return int64(x), true
+}
+
+// asFloat reads a number: a float, or an integer converted.
+func asFloat(v any) (float64, bool) {
+	x, _, _, ok := numeric(v)
+	return x, ok
 }
 
 // set stores a value into a field, or says what the key wants.

@@ -45,7 +45,7 @@ func SplitAssignment(s string) (key, text string, err error) {
 	key, text, ok := strings.Cut(s, "=")
 	key, text = strings.TrimSpace(key), strings.TrimSpace(text)
 	if !ok || key == "" {
-		return "", "", fmt.Errorf("%q: write key=value, e.g. frame_skip=4", s)
+		return "", "", fmt.Errorf("%q: write key=value", s)
 	}
 	return key, text, nil
 }
