@@ -51,22 +51,51 @@ type Decoder struct {
 }
 
 // Decode copies table into the struct dst points to, as the zero Decoder does.
-func Decode(table map[string]any, dst any) error { return Decoder{}.Decode(table, dst) }
+func Decode(table map[string]any, dst any, more ...any) error {
+	return Decoder{}.Decode(table, dst, more...)
+}
 
 // Decode copies table into the struct dst points to: each key into the field its toml
 // tag names, sections into their structs. Keys the table lacks keep the struct's
 // values. Then every field is checked against its range and oneof tags. Unknown keys
 // (with the nearest known one), values of the wrong type and values out of range are
 // all reported, each naming its key and what is allowed, joined into one error.
-func (d Decoder) Decode(table map[string]any, dst any) error {
-	v := reflect.ValueOf(dst)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("option: Decode needs a pointer to a struct, got %T", dst)
+//
+// With more structs, the table's keys are shared out among them: each key goes to the
+// first struct that has it (options every task of a family takes in one struct, a
+// task's own in another, say).
+func (d Decoder) Decode(table map[string]any, dst any, more ...any) error {
+	var vs []reflect.Value
+	for _, p := range append([]any{dst}, more...) {
+		v := reflect.ValueOf(p)
+		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+			return fmt.Errorf("option: Decode needs pointers to structs, got %T", p)
+		}
+		vs = append(vs, v.Elem())
 	}
 	var errs []error
-	d.assign(v.Elem(), table, d.Prefix, &errs)
-	d.check(v.Elem(), d.Prefix, &errs)
+	d.assign(vs, table, d.Prefix, &errs)
+	for _, v := range vs {
+		d.check(v, d.Prefix, &errs)
+	}
 	return errors.Join(errs...)
+}
+
+// DecodeValue decodes one value into dst, a pointer to a value of a type Decode
+// handles, with Decode's conversions and messages; key names it in errors. Range and
+// oneof tags do not apply: there is no field to carry them.
+func (d Decoder) DecodeValue(key string, v any, dst any) error {
+	p := reflect.ValueOf(dst)
+	if p.Kind() != reflect.Pointer || p.IsNil() {
+		return fmt.Errorf("option: DecodeValue needs a pointer, got %T", dst)
+	}
+	return d.set(p.Elem(), v, d.Prefix+key)
+}
+
+// UnknownKey is the error Decode gives for a key not among known: it lists them and
+// suggests the nearest.
+func (d Decoder) UnknownKey(key string, known []string) error {
+	return d.unknownKey(d.Prefix+key, d.Prefix, known)
 }
 
 // Keys returns the keys of the struct dst (or a pointer to it), in field order.
@@ -91,7 +120,7 @@ func (d Decoder) Lookup(t reflect.Type, key string) (f reflect.StructField, rest
 		}
 		var ok bool
 		if f, ok = fieldByKey(t, p); !ok {
-			return f, "", d.unknownKey(prefix+p, prefix, t)
+			return f, "", d.unknownKey(prefix+p, prefix, keysOf(t))
 		}
 		last := i == len(parts)-1
 		ft := section(f.Type)
@@ -163,7 +192,7 @@ func (d Decoder) key(k string) string {
 	return d.Noun + " " + k
 }
 
-func (d Decoder) unknownKey(full, prefix string, t reflect.Type) error {
+func (d Decoder) unknownKey(full, prefix string, keys []string) error {
 	noun := d.Noun
 	if noun == "" {
 		noun = "key"
@@ -175,16 +204,19 @@ func (d Decoder) unknownKey(full, prefix string, t reflect.Type) error {
 			where = "the table"
 		}
 	}
-	keys := keysOf(t)
 	msg := fmt.Sprintf("unknown %s %s: %s takes: %s", noun, full, where, strings.Join(keys, ", "))
+	if len(keys) == 0 {
+		msg = fmt.Sprintf("unknown %s %s: %s takes no %ss", noun, full, where, noun)
+	}
 	if s := Closest(full[len(prefix):], keys); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s%s?)", prefix, s)
 	}
 	return errors.New(msg)
 }
 
-// assign copies table into the struct v, appending a problem per bad key to errs.
-func (d Decoder) assign(v reflect.Value, table map[string]any, prefix string, errs *[]error) {
+// assign copies table into the structs vs (each key into the first that has it),
+// appending a problem per bad key to errs.
+func (d Decoder) assign(vs []reflect.Value, table map[string]any, prefix string, errs *[]error) {
 	keys := make([]string, 0, len(table))
 	for k := range table {
 		keys = append(keys, k)
@@ -192,9 +224,21 @@ func (d Decoder) assign(v reflect.Value, table map[string]any, prefix string, er
 	sort.Strings(keys)
 	for _, k := range keys {
 		full := prefix + k
-		f, ok := fieldByKey(v.Type(), k)
-		if !ok {
-			*errs = append(*errs, d.unknownKey(full, prefix, v.Type()))
+		var v reflect.Value
+		var f reflect.StructField
+		for _, c := range vs {
+			var ok bool
+			if f, ok = fieldByKey(c.Type(), k); ok {
+				v = c
+				break
+			}
+		}
+		if !v.IsValid() {
+			var known []string
+			for _, c := range vs {
+				known = append(known, keysOf(c.Type())...)
+			}
+			*errs = append(*errs, d.unknownKey(full, prefix, known))
 			continue
 		}
 		fv := v.FieldByIndex(f.Index)
@@ -211,7 +255,7 @@ func (d Decoder) assign(v reflect.Value, table map[string]any, prefix string, er
 					d.key(full), full, strings.Join(keysOf(fv.Type()), ", "), Kind(table[k])))
 				continue
 			}
-			d.assign(fv, sub, full+".", errs)
+			d.assign([]reflect.Value{fv}, sub, full+".", errs)
 			continue
 		}
 		if err := d.set(fv, table[k], full); err != nil {

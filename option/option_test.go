@@ -107,7 +107,11 @@ func TestDecoderNames(t *testing.T) {
 			t.Errorf("error %v lacks %q", err, w)
 		}
 	}
-	if err := d.Decode(nil, s); err == nil || !strings.Contains(err.Error(), "pointer to a struct") {
+	var none struct{}
+	if err := d.Decode(map[string]any{"x": 1.0}, &none); err == nil || err.Error() != "unknown option env.x: this task takes no options" {
+		t.Errorf("an option for a struct without keys: %v", err)
+	}
+	if err := d.Decode(nil, s); err == nil || !strings.Contains(err.Error(), "pointers to structs") {
 		t.Errorf("decoding into a non-pointer: %v", err)
 	}
 }
@@ -189,5 +193,24 @@ func TestSuggest(t *testing.T) {
 	// Ties keep the candidates' order; n bounds the answer.
 	if got := Suggest("ab", []string{"ac", "ad", "ae"}, 2); !reflect.DeepEqual(got, []string{"ac", "ad"}) {
 		t.Errorf("Suggest(ab) = %v", got)
+	}
+}
+
+func TestDecodeSharesKeysAmongStructs(t *testing.T) {
+	type common struct {
+		FrameSkip int `toml:"frame_skip" range:"[1,10]"`
+	}
+	type own struct {
+		Poles int `toml:"num_poles" range:"[1,100]"`
+	}
+	c, o := common{FrameSkip: 1}, own{Poles: 3}
+	if err := Decode(map[string]any{"frame_skip": int64(2), "num_poles": int64(5)}, &c, &o); err != nil || c.FrameSkip != 2 || o.Poles != 5 {
+		t.Errorf("decoded %+v %+v, %v", c, o, err)
+	}
+	err := Decode(map[string]any{"num_pole": int64(5), "frame_skip": int64(0)}, &c, &o)
+	for _, w := range []string{"unknown key num_pole: the table takes: frame_skip, num_poles (did you mean num_poles?)", "frame_skip = 0 is out of range"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
 	}
 }
