@@ -209,20 +209,27 @@ type file struct {
 
 // section is a sweep file's [sweep] table, at its defaults.
 type section struct {
-	Name           string         `toml:"name" help:"the sweep folder is <dir>/<name>"`
-	Base           string         `toml:"base" help:"run config the trials start from, relative to the sweep file"`
-	Dir            string         `toml:"dir" help:"folder that holds sweep folders"`
-	Method         string         `toml:"method" oneof:"grid|random" help:"grid: every combination of the lists; random: trials draws"`
-	Trials         int            `toml:"trials" range:"[1,100000]" help:"random search: configurations to sample"`
-	Seeds          []int64        `toml:"seeds" range:"[0,inf)" help:"each configuration runs once per seed"`
-	Parallel       int            `toml:"parallel" range:"[1,1024]" help:"trials at once; each gets cores / parallel threads"`
-	BudgetSteps    int64          `toml:"budget_steps" range:"[0,inf)" help:"run.total_steps of every trial; 0: the base config's"`
-	BudgetSeconds  float64        `toml:"budget_seconds" range:"[0,inf)" help:"stop a trial after this long; 0: no limit"`
-	MetricEpisodes int            `toml:"metric_episodes" range:"[1,inf)" help:"final metric: mean raw return of the last N episodes"`
-	SampleSeed     int64          `toml:"sample_seed" range:"[0,inf)" help:"seed of random search's draws"`
-	Executor       string         `toml:"executor" oneof:"local|slurm" help:"local: child processes; slurm: tasks of a Slurm job array"`
-	Prune          *pruneSection  `toml:"prune" help:"optional median pruning"`
-	Slurm          map[string]any `toml:"slurm" help:"#SBATCH settings for executor = \"slurm\""`
+	// What the sweep is and where it writes its folder.
+	Name string `toml:"name" help:"the sweep folder is <dir>/<name>"`
+	Base string `toml:"base" help:"run config the trials start from, relative to the sweep file"`
+	Dir  string `toml:"dir" help:"folder that holds sweep folders"`
+
+	// The search: grid or random draws, and the seeds each configuration runs with.
+	Method     string  `toml:"method" oneof:"grid|random" help:"grid: every combination of the lists; random: trials draws"`
+	Trials     int     `toml:"trials" range:"[1,100000]" help:"random search: configurations to sample"`
+	SampleSeed int64   `toml:"sample_seed" range:"[0,inf)" help:"seed of random search's draws"`
+	Seeds      []int64 `toml:"seeds" range:"[0,inf)" help:"each configuration runs once per seed"`
+
+	// Each trial's budget, and the metric that ranks trials.
+	BudgetSteps    int64   `toml:"budget_steps" range:"[0,inf)" help:"run.total_steps of every trial; 0: the base config's"`
+	BudgetSeconds  float64 `toml:"budget_seconds" range:"[0,inf)" help:"stop a trial after this long; 0: no limit"`
+	MetricEpisodes int     `toml:"metric_episodes" range:"[1,inf)" help:"final metric: mean raw return of the last N episodes"`
+
+	// How the trials run.
+	Parallel int            `toml:"parallel" range:"[1,1024]" help:"trials at once; each gets cores / parallel threads"`
+	Executor string         `toml:"executor" oneof:"local|slurm" help:"local: child processes; slurm: tasks of a Slurm job array"`
+	Prune    *pruneSection  `toml:"prune" help:"optional median pruning"`
+	Slurm    map[string]any `toml:"slurm" help:"#SBATCH settings for executor = \"slurm\""`
 }
 
 // pruneSection is [sweep.prune].
