@@ -53,7 +53,7 @@ type buildOptions struct {
 	PixelsSize int  `toml:"pixels_size" range:"[1,1024]" help:"with from_pixels: the pictures' side in pixels"`
 	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"with from_pixels: pictures per observation"`
 	CameraID   int  `toml:"camera_id" range:"[0,inf)" help:"with from_pixels: the camera to render from"`
-	PixelsFast bool `toml:"pixels_fast" help:"with from_pixels: the faster, less exact renderer"`
+	PixelsFast bool `toml:"pixels_fast" help:"with from_pixels: render without shadows or reflections (faster)"`
 }
 
 // pixelKeys are the options that mean something only with from_pixels.
