@@ -10,6 +10,7 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/option"
 )
 
 // Family is the envs family name of the suite's tasks.
@@ -50,14 +51,16 @@ type taskOptions struct {
 type buildOptions struct {
 	FrameSkip  int  `toml:"frame_skip" range:"[1,inf)" help:"physics steps per action"`
 	FromPixels bool `toml:"from_pixels" help:"observe rendered pictures instead of the state"`
-	PixelsSize int  `toml:"pixels_size" range:"[1,1024]" help:"with from_pixels: the pictures' side in pixels"`
-	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"with from_pixels: pictures per observation"`
-	CameraID   int  `toml:"camera_id" range:"[0,inf)" help:"with from_pixels: the camera to render from"`
-	PixelsFast bool `toml:"pixels_fast" help:"with from_pixels: render without shadows or reflections (faster)"`
 }
 
-// pixelKeys are the options that mean something only with from_pixels.
-var pixelKeys = []string{"pixels_size", "frame_stack", "camera_id", "pixels_fast"}
+// pictureOptions are the options of pixel observations: every task takes them, and they
+// mean something only with from_pixels.
+type pictureOptions struct {
+	PixelsSize int  `toml:"pixels_size" range:"[1,1024]" help:"the pictures' side in pixels"`
+	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"pictures per observation"`
+	CameraID   int  `toml:"camera_id" range:"[0,inf)" help:"the camera to render from"`
+	PixelsFast bool `toml:"pixels_fast" help:"render without shadows or reflections (faster)"`
+}
 
 // ID is the EnvPool id of a domain and task: each underscore-separated word capitalised,
 // the rest kept, then "-v1" (cheetah, run: CheetahRun-v1; ball_in_cup, catch:
@@ -150,16 +153,16 @@ func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
 // build reads the options, compiles (or reuses) the model, makes one env to learn the
 // observation layout and returns the spec and a factory.
 func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, error) {
-	bo := buildOptions{FrameSkip: d.frameSkip, PixelsSize: 84, FrameStack: 3}
-	dsts := []any{&bo}
+	bo, po := buildOptions{FrameSkip: d.frameSkip}, pictureOptions{PixelsSize: 84, FrameStack: 3}
+	more := []any{&po}
 	var opts taskOptions
 	if d.options != nil {
 		opts.own = d.options()
-		dsts = append(dsts, opts.own)
+		more = append(more, opts.own)
 	}
-	err := envs.DecodeOptions(family, dsts[0], dsts[1:]...)
+	err := envs.DecodeOptions(family, &bo, more...)
 	if !bo.FromPixels {
-		for _, k := range pixelKeys {
+		for _, k := range option.Keys(&po) {
 			if _, given := family[k]; given {
 				err = errors.Join(err, fmt.Errorf("option %s: takes effect only with from_pixels = true", k))
 			}
@@ -171,7 +174,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	frameSkip := bo.FrameSkip
 	var pix pixelConfig
 	if bo.FromPixels {
-		pix = pixelConfig{size: bo.PixelsSize, stack: bo.FrameStack, camera: bo.CameraID, fast: bo.PixelsFast}
+		pix = pixelConfig{size: po.PixelsSize, stack: po.FrameStack, camera: po.CameraID, fast: po.PixelsFast}
 	}
 	if err := mujoco.Load(); err != nil {
 		return envpool.Spec{}, nil, err
