@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/option"
 )
 
 // Options configure Make: the pool's options plus the family's own settings (from a
@@ -83,56 +84,19 @@ func unknownTaskError(id string, known []string) error {
 	return fmt.Errorf("%s (`train bench -list` lists the %d known tasks)", msg, len(known))
 }
 
-// nearestIDs returns up to n ids of known close to id: those within an edit distance
-// of max(2, len(id)/3) ignoring case, nearest first (ties in list order). An id's name
-// without its version suffix counts as one edit away.
+// nearestIDs returns up to n ids of known close to id, by option.SuggestFunc: within
+// an edit distance of max(2, len(id)/3) ignoring case, nearest first (ties in list
+// order). An id's name without its version suffix counts as one edit away.
 func nearestIDs(id string, known []string, n int) []string {
-	want := strings.ToLower(id)
-	limit := max(2, len([]rune(want))/3)
-	type cand struct {
-		id   string
-		dist int
-	}
-	var cs []cand
-	for _, k := range known {
-		lk := strings.ToLower(k)
-		d := editDistance(want, lk)
+	return option.SuggestFunc(id, known, n, func(id, k string) int {
+		want, lk := strings.ToLower(id), strings.ToLower(k)
+		d := option.Distance(want, lk)
 		// A name without its version ("pong", "cartpole") is one edit from the id.
 		if i := strings.LastIndex(lk, "-v"); i > 0 {
-			d = min(d, editDistance(want, lk[:i])+1)
+			d = min(d, option.Distance(want, lk[:i])+1)
 		}
-		if d <= limit {
-			cs = append(cs, cand{k, d})
-		}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
-	var out []string
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].id)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+		return d
+	})
 }
 
 // SpecOf returns the spec of a task under the given family options without building envs.

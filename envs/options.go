@@ -1,17 +1,37 @@
 package envs
 
 import (
+	"errors"
 	"fmt"
 	"sort"
-	"strings"
+
+	"github.com/rlpool/rlpool/option"
 )
 
-// FamilyOptions reads a family's option table with typed getters and reports keys it
-// never read, so a misspelt option is an error rather than silently ignored.
+// optionDecoder names a family's options in errors: "unknown option frame_skp: this
+// task takes: frame_skip, ... (did you mean frame_skip?)", "option frame_skip = 0 is
+// out of range: allowed >= 1 and <= 1000".
+var optionDecoder = option.Decoder{Noun: "option", Root: "this task"}
+
+// DecodeOptions reads a family option table (a config's env.options, train's -env-opt,
+// the Python package's keyword arguments) into dst, a pointer to the family's options
+// struct: its toml, range, oneof and help tags declare the options (see package
+// option) and its values on entry are the defaults. Unknown options, values of the
+// wrong type and values out of range are errors naming the option and what it allows.
+// More structs share the table's keys out (see option.Decoder.Decode).
+func DecodeOptions(table map[string]any, dst any, more ...any) error {
+	return optionDecoder.Decode(table, dst, more...)
+}
+
+// FamilyOptions reads a family's option table one option at a time, for a family
+// whose tasks' options follow from code shared among them rather than from one struct
+// per task (mujoco's): each read decodes one option as DecodeOptions would, and Err
+// reports the keys no read asked for as unknown options. A family with an options
+// struct per task uses DecodeOptions instead.
 type FamilyOptions struct {
 	m    map[string]any
 	used map[string]bool
-	errs []string
+	errs []error
 }
 
 // NewFamilyOptions wraps an option table (nil is fine).
@@ -19,104 +39,64 @@ func NewFamilyOptions(m map[string]any) *FamilyOptions {
 	return &FamilyOptions{m: m, used: map[string]bool{}}
 }
 
-// Float reads a number option, or def when absent.
-func (o *FamilyOptions) Float(key string, def float64) float64 {
-	v, ok := o.m[key]
+// Decode reads option key into dst (a pointer; it keeps its value, the default, when
+// the option is absent or wrong) and reports whether the option was given.
+func (o *FamilyOptions) Decode(key string, dst any) bool {
 	o.used[key] = true
+	v, ok := o.m[key]
 	if !ok {
-		return def
+		return false
 	}
-	switch x := v.(type) {
-	case float64:
-		return x
-	case float32:
-		return float64(x)
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
+	if err := optionDecoder.DecodeValue(key, v, dst); err != nil {
+		o.errs = append(o.errs, err)
 	}
-	o.errs = append(o.errs, fmt.Sprintf("option %s = %v: want a number", key, v))
-	return def
+	return true
 }
+
+// Float reads a number option, or def when absent.
+func (o *FamilyOptions) Float(key string, def float64) float64 { return read(o, key, def) }
 
 // Int reads an integer option, or def when absent.
-func (o *FamilyOptions) Int(key string, def int) int {
-	v, ok := o.m[key]
-	o.used[key] = true
-	if !ok {
-		return def
-	}
-	switch x := v.(type) {
-	case int:
-		return x
-	case int64:
-		return int(x)
-	case float64:
-		if x == float64(int(x)) {
-			return int(x)
-		}
-	}
-	o.errs = append(o.errs, fmt.Sprintf("option %s = %v: want an integer", key, v))
-	return def
-}
+func (o *FamilyOptions) Int(key string, def int) int { return read(o, key, def) }
 
 // Bool reads a boolean option, or def when absent.
-func (o *FamilyOptions) Bool(key string, def bool) bool {
-	v, ok := o.m[key]
-	o.used[key] = true
-	if !ok {
-		return def
-	}
-	if b, ok := v.(bool); ok {
-		return b
-	}
-	o.errs = append(o.errs, fmt.Sprintf("option %s = %v: want true or false", key, v))
-	return def
-}
+func (o *FamilyOptions) Bool(key string, def bool) bool { return read(o, key, def) }
 
 // String reads a string option, or def when absent.
-func (o *FamilyOptions) String(key string, def string) string {
-	v, ok := o.m[key]
-	o.used[key] = true
-	if !ok {
-		return def
-	}
-	if s, ok := v.(string); ok {
-		return s
-	}
-	o.errs = append(o.errs, fmt.Sprintf("option %s = %v: want a string", key, v))
-	return def
+func (o *FamilyOptions) String(key string, def string) string { return read(o, key, def) }
+
+func read[T any](o *FamilyOptions, key string, def T) T {
+	x := def
+	o.Decode(key, &x)
+	return x
 }
 
 // Check adds a range error for key when ok is false.
 func (o *FamilyOptions) Check(ok bool, key string, format string, args ...any) {
 	if !ok {
-		o.errs = append(o.errs, fmt.Sprintf("option %s: "+format, append([]any{key}, args...)...))
+		o.errs = append(o.errs, fmt.Errorf("option %s: "+format, append([]any{key}, args...)...))
 	}
 }
 
-// Err reports type and range errors and any option that was never read.
+// Report adds an error found by the family's own reading of an option.
+func (o *FamilyOptions) Report(err error) { o.errs = append(o.errs, err) }
+
+// Err reports type and range errors and every option no read asked for.
 func (o *FamilyOptions) Err() error {
-	var unknown []string
+	var unknown, known []string
 	for k := range o.m {
 		if !o.used[k] {
 			unknown = append(unknown, k)
 		}
 	}
+	for k := range o.used {
+		known = append(known, k)
+	}
 	sort.Strings(unknown)
+	sort.Strings(known)
 	errs := o.errs
-	if len(unknown) > 0 {
-		known := make([]string, 0, len(o.used))
-		for k := range o.used {
-			known = append(known, k)
-		}
-		sort.Strings(known)
-		errs = append(errs, fmt.Sprintf("unknown option(s) %s; this task takes: %s",
-			strings.Join(unknown, ", "), strings.Join(known, ", ")))
+	for _, k := range unknown {
+		errs = append(errs, optionDecoder.UnknownKey(k, known))
 	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%s", strings.Join(errs, "; "))
+	return errors.Join(errs...)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/option"
 )
 
 // errKind classifies errors for the Python side: bad arguments become ValueError,
@@ -119,25 +121,23 @@ func lookup(hid int64) (*handle, error) {
 	return h, nil
 }
 
-// poolKeys are the option keys that configure the pool; every other key goes to the
-// task's family, which rejects the ones it does not take.
-var poolKeys = map[string]bool{
-	"num_envs": true, "batch_size": true, "num_threads": true, "seed": true,
-	"max_episode_steps": true, "thread_affinity": true, "thread_affinity_offset": true,
-	"auto_reset": true,
+// poolOptions are the option keys that configure the pool, EnvPool's names; every
+// other key goes to the task's family, which rejects the ones it does not take.
+type poolOptions struct {
+	NumEnvs         int   `toml:"num_envs" help:"env instances"`
+	BatchSize       int   `toml:"batch_size" help:"envs per batch; 0: num_envs (sync mode)"`
+	NumThreads      int   `toml:"num_threads" help:"worker threads; 0: min(batch_size, cores)"`
+	Seed            int64 `toml:"seed" help:"env i is seeded seed+i"`
+	MaxEpisodeSteps int   `toml:"max_episode_steps" help:"time limit; 0: the task's (Atari's is its own option)"`
+	ThreadAffinity  bool  `toml:"thread_affinity" help:"pin workers to cores"`
+	// ThreadAffinityOffset follows EnvPool: -1 leaves threads unpinned, >= 0 pins them
+	// from that core.
+	ThreadAffinityOffset int    `toml:"thread_affinity_offset" range:"[-1,inf)" help:"first core to pin to; -1: no pinning"`
+	AutoReset            string `toml:"auto_reset" oneof:"next_step|same_step" help:"when a finished env resets"`
 }
 
-func intOpt(m map[string]any, key string) (int64, bool, error) {
-	v, ok := m[key]
-	if !ok || v == nil {
-		return 0, false, nil
-	}
-	f, isNum := v.(float64)
-	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, false, valueErr("rlpool: option %s = %v: want an integer", key, v)
-	}
-	return int64(f), true, nil
-}
+// poolDecoder names the pool's keys in errors as options of rlpool.make.
+var poolDecoder = option.Decoder{Noun: "option", Root: "rlpool.make"}
 
 // parseOptions splits the options JSON into the pool's options and the family's.
 // envTimeLimit (the task's envs.Task.EnvTimeLimit) sends max_episode_steps to the
@@ -149,68 +149,35 @@ func parseOptions(envTimeLimit bool, optionsJSON string) (envpool.Options, map[s
 			return envpool.Options{}, nil, valueErr("rlpool: options are not a JSON object: %v", err)
 		}
 	}
-	o := envpool.Options{NumEnvs: 1}
-	fam := map[string]any{}
+	pool, fam := map[string]any{}, map[string]any{}
+	poolKeys := option.Keys(&poolOptions{})
 	for k, v := range m {
+		if v == nil { // Python's None: the default
+			continue
+		}
 		// A family that keeps its own time limit takes max_episode_steps (Atari's is
 		// EnvPool's 27000): the env itself truncates and sets the spec's limit.
-		if !poolKeys[k] || (k == "max_episode_steps" && envTimeLimit) {
-			if v != nil {
-				fam[k] = v
-			}
+		if slices.Contains(poolKeys, k) && !(k == "max_episode_steps" && envTimeLimit) {
+			pool[k] = v
+		} else {
+			fam[k] = v
 		}
 	}
-	ints := []struct {
-		key string
-		dst *int
-	}{{"num_envs", &o.NumEnvs}, {"batch_size", &o.BatchSize}, {"num_threads", &o.NumThreads}}
-	if !envTimeLimit {
-		ints = append(ints, struct {
-			key string
-			dst *int
-		}{"max_episode_steps", &o.MaxEpisodeSteps})
+	p := poolOptions{NumEnvs: 1, ThreadAffinityOffset: -1, AutoReset: "next_step"}
+	if err := poolDecoder.Decode(pool, &p); err != nil {
+		return envpool.Options{}, nil, valueErr("rlpool: %v", err)
 	}
-	for _, it := range ints {
-		v, ok, err := intOpt(m, it.key)
-		if err != nil {
-			return o, nil, err
-		}
-		if ok {
-			*it.dst = int(v)
-		}
+	o := envpool.Options{NumEnvs: p.NumEnvs, BatchSize: p.BatchSize, NumThreads: p.NumThreads, Seed: p.Seed,
+		MaxEpisodeSteps: p.MaxEpisodeSteps, ThreadAffinity: p.ThreadAffinityOffset >= 0,
+		ThreadAffinityOffset: max(p.ThreadAffinityOffset, 0)}
+	if _, given := pool["thread_affinity"]; given {
+		o.ThreadAffinity = p.ThreadAffinity
 	}
-	if v, ok, err := intOpt(m, "seed"); err != nil {
-		return o, nil, err
-	} else if ok {
-		o.Seed = v
+	ar, err := envpool.ParseAutoReset(p.AutoReset)
+	if err != nil {
+		return o, nil, valueErr("rlpool: option %v", strings.TrimPrefix(err.Error(), "envpool: "))
 	}
-	if v, ok, err := intOpt(m, "thread_affinity_offset"); err != nil {
-		return o, nil, err
-	} else if ok {
-		// EnvPool's convention: -1 leaves threads unpinned, >= 0 pins from that core.
-		if v < -1 {
-			return o, nil, valueErr("rlpool: option thread_affinity_offset = %d: want -1 (no pinning) or a core number", v)
-		}
-		o.ThreadAffinity, o.ThreadAffinityOffset = v >= 0, int(max(v, 0))
-	}
-	if v, ok := m["thread_affinity"]; ok && v != nil {
-		b, isBool := v.(bool)
-		if !isBool {
-			return o, nil, valueErr("rlpool: option thread_affinity = %v: want true or false", v)
-		}
-		o.ThreadAffinity = b
-	}
-	if v, ok := m["auto_reset"]; ok && v != nil {
-		s, isStr := v.(string)
-		if !isStr {
-			return o, nil, valueErr("rlpool: option auto_reset = %v: want \"next_step\" or \"same_step\"", v)
-		}
-		ar, err := envpool.ParseAutoReset(s)
-		if err != nil {
-			return o, nil, valueErr("rlpool: option %v", strings.TrimPrefix(err.Error(), "envpool: "))
-		}
-		o.AutoReset = ar
-	}
+	o.AutoReset = ar
 	return o, fam, nil
 }
 

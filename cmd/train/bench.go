@@ -9,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +62,7 @@ func runBench(args []string) error {
 	list := fs.Bool("list", false, "list the task ids and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed measurements (pool and loop) to this file (go tool pprof FILE)")
 	var envOpts multiFlag
-	fs.Var(&envOpts, "env-opt", "family option key=value, e.g. -env-opt frame_skip=4 (repeatable)")
+	fs.Var(&envOpts, "env-opt", envOptHelp)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -290,26 +289,4 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// parseEnvOpts turns key=value strings into a family option table: integers, floats
-// and booleans are typed, anything else stays a string.
-func parseEnvOpts(kvs []string) (map[string]any, error) {
-	m := map[string]any{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("-env-opt %q: want key=value", kv)
-		}
-		if i, err := strconv.Atoi(v); err == nil {
-			m[k] = i
-		} else if f, err := strconv.ParseFloat(v, 64); err == nil {
-			m[k] = f
-		} else if b, err := strconv.ParseBool(v); err == nil {
-			m[k] = b
-		} else {
-			m[k] = v
-		}
-	}
-	return m, nil
 }

@@ -9,8 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/rlpool/rlpool/internal/play"
 	"github.com/rlpool/rlpool/internal/render"
 	"github.com/rlpool/rlpool/internal/rundir"
@@ -35,7 +33,7 @@ func evalMain(args []string, w io.Writer) error {
 	random := fs.Bool("random", false, "play uniformly random actions (a baseline; with -task no run is needed)")
 	taskID := fs.String("task", "", "with -random: the task to play (train bench -list lists them)")
 	var envOpts multiFlag
-	fs.Var(&envOpts, "env-opt", "with -task: family option key=value, e.g. -env-opt roms_dir=roms (repeatable)")
+	fs.Var(&envOpts, "env-opt", "with -task: "+envOptHelp)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -58,13 +56,9 @@ func evalMain(args []string, w io.Writer) error {
 		if !*random {
 			return errors.New("-task plays random actions only: add -random, or give a trained run with -run")
 		}
-		family := map[string]any{}
-		for _, kv := range envOpts {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return fmt.Errorf("-env-opt %q: write key=value", kv)
-			}
-			family[k] = parseOptValue(v)
+		family, err := parseEnvOpts(envOpts)
+		if err != nil {
+			return err
 		}
 		if a, err = play.Random(*taskID, family); err != nil {
 			return err
@@ -153,14 +147,4 @@ func evalMain(args []string, w io.Writer) error {
 		fmt.Fprintf(w, "wrote %s: %d frames of episode 1 at %d fps%s\n", *gifPath, rec.Len(), 100/a.FrameDelay(), extra)
 	}
 	return nil
-}
-
-// parseOptValue reads an -env-opt value as a TOML value (4, true, 0.25, "x"), or as
-// the plain string when it is not one.
-func parseOptValue(text string) any {
-	var m map[string]any
-	if _, err := toml.Decode("v = "+text, &m); err == nil {
-		return m["v"]
-	}
-	return text
 }

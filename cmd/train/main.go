@@ -91,7 +91,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 	seed := fs.String("seed", "", "run seed (same as -set run.seed=N)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof FILE)")
 	var sets multiFlag
-	fs.Var(&sets, "set", "override a config key, e.g. -set ppo.learning_rate=3e-4 (repeatable)")
+	fs.Var(&sets, "set", "override a config key, e.g. -set ppo.learning_rate=3e-4 (repeatable); the value is a TOML value, a bare word a string")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: train -config FILE|NAME [-set key=value ...] [-seed N] [-print]\n       train -resume RUNDIR\n       train <subcommand> ...\n\nsubcommands:\n")
 		names := make([]string, 0, len(subcommands))

@@ -11,43 +11,45 @@ import (
 
 // EnvConfig is the preprocessing of one Atari task, EnvPool's Atari options with their
 // defaults (DefaultEnvConfig). See docs/design/atari.md and EnvPool's envpool/atari.
+// The toml tags are the options' names in a family option table (ParseEnvConfig).
 type EnvConfig struct {
 	// ImgHeight and ImgWidth are the observation's size (84 x 84). The screen's top
 	// 210 rows (EnvPool reads a 210 x 160 frame whatever the game's screen height)
 	// are resized to it.
-	ImgHeight, ImgWidth int
+	ImgHeight int `toml:"img_height" range:"[1,4096]" help:"observation height"`
+	ImgWidth  int `toml:"img_width" range:"[1,4096]" help:"observation width"`
 	// StackNum is the number of frames stacked in an observation, oldest first (4).
-	StackNum int
+	StackNum int `toml:"stack_num" range:"[1,1024]" help:"frames stacked in an observation"`
 	// GrayScale gives one channel per frame (ALE's grayscale palette); false gives
 	// RGB, channel-first: [StackNum*3, H, W].
-	GrayScale bool
+	GrayScale bool `toml:"gray_scale" help:"one grayscale channel per frame; false: RGB"`
 	// FrameSkip is the number of emulator frames one step repeats its action (4); the
 	// last two are max-pooled pixel by pixel.
-	FrameSkip int
+	FrameSkip int `toml:"frame_skip" range:"[1,1000]" help:"emulator frames per step (the last two max-pooled)"`
 	// NoopMax bounds the random number of NOOP frames after a reset (30): EnvPool
 	// draws 1..NoopMax uniformly, one fewer when fire reset applies. 0 means none.
-	NoopMax int
+	NoopMax int `toml:"noop_max" range:"[0,inf)" help:"most random NOOP frames after a reset; 0: none"`
 	// EpisodicLife ends an episode when a life is lost; the game is only reset once
 	// it is over (or truncated).
-	EpisodicLife bool
+	EpisodicLife bool `toml:"episodic_life" help:"end an episode when a life is lost"`
 	// ZeroDiscountOnLifeLoss sets the "discount" info to 0 on the step a life is
 	// lost (it changes nothing else, as in EnvPool's gym API).
-	ZeroDiscountOnLifeLoss bool
+	ZeroDiscountOnLifeLoss bool `toml:"zero_discount_on_life_loss" help:"discount info 0 on the step a life is lost"`
 	// RewardClip makes the reward sign(reward); the "reward" info keeps the raw one.
-	RewardClip bool
+	RewardClip bool `toml:"reward_clip" help:"reward sign(reward); the reward info keeps the raw one"`
 	// RepeatActionProbability is ALE's sticky-action probability (0).
-	RepeatActionProbability float64
+	RepeatActionProbability float64 `toml:"repeat_action_probability" range:"[0,1]" help:"sticky-action probability"`
 	// UseInterAreaResize resizes with OpenCV's INTER_AREA (true), else INTER_LINEAR.
-	UseInterAreaResize bool
+	UseInterAreaResize bool `toml:"use_inter_area_resize" help:"resize with INTER_AREA; false: INTER_LINEAR"`
 	// UseFireReset presses FIRE once after the noops of a reset, if the game's
 	// action set has FIRE (true).
-	UseFireReset bool
+	UseFireReset bool `toml:"use_fire_reset" help:"press FIRE once after a reset when the game has it"`
 	// FullActionSpace offers ALE's 18 actions instead of the game's minimal set.
-	FullActionSpace bool
+	FullActionSpace bool `toml:"full_action_space" help:"ALE's 18 actions instead of the game's minimal set"`
 	// MaxEpisodeSteps truncates an episode after this many steps (27000 = 108000
 	// frames). With EpisodicLife the count runs over the lives of one game, as in
 	// EnvPool.
-	MaxEpisodeSteps int
+	MaxEpisodeSteps int `toml:"max_episode_steps" range:"[1,inf)" help:"truncate an episode after this many steps"`
 	// Mode is the game mode (nil: the game's default); Difficulty ALE's difficulty
 	// (nil: ALE's default, 0, used unchecked as ALE does).
 	Mode       *int

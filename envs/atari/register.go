@@ -1,6 +1,7 @@
 package atari
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -31,51 +32,41 @@ func init() {
 	}
 }
 
+// taskOptions are the options of an Atari task: EnvConfig's, mode and difficulty as
+// numbers (-1: the default) and the ROM folder.
+type taskOptions struct {
+	EnvConfig
+	Mode       int    `toml:"mode" help:"game mode; -1: the game's default"`
+	Difficulty int    `toml:"difficulty" help:"ALE difficulty; -1: ALE's default, 0"`
+	RomsDir    string `toml:"roms_dir" help:"ROM folder; empty: $RLPOOL_ROMS, else ./roms"`
+}
+
 // ParseEnvConfig reads EnvPool's Atari options from a family option table (unknown
 // options, wrong types and out-of-range values are errors) and returns the
 // configuration and the roms_dir option.
 func ParseEnvConfig(g Game, m map[string]any) (EnvConfig, string, error) {
-	o := envs.NewFamilyOptions(m)
-	d := DefaultEnvConfig()
-	c := EnvConfig{
-		ImgHeight:               o.Int("img_height", d.ImgHeight),
-		ImgWidth:                o.Int("img_width", d.ImgWidth),
-		StackNum:                o.Int("stack_num", d.StackNum),
-		GrayScale:               o.Bool("gray_scale", d.GrayScale),
-		FrameSkip:               o.Int("frame_skip", d.FrameSkip),
-		NoopMax:                 o.Int("noop_max", d.NoopMax),
-		EpisodicLife:            o.Bool("episodic_life", d.EpisodicLife),
-		ZeroDiscountOnLifeLoss:  o.Bool("zero_discount_on_life_loss", d.ZeroDiscountOnLifeLoss),
-		RewardClip:              o.Bool("reward_clip", d.RewardClip),
-		RepeatActionProbability: o.Float("repeat_action_probability", d.RepeatActionProbability),
-		UseInterAreaResize:      o.Bool("use_inter_area_resize", d.UseInterAreaResize),
-		UseFireReset:            o.Bool("use_fire_reset", d.UseFireReset),
-		FullActionSpace:         o.Bool("full_action_space", d.FullActionSpace),
-		MaxEpisodeSteps:         o.Int("max_episode_steps", d.MaxEpisodeSteps),
+	o := taskOptions{EnvConfig: DefaultEnvConfig(), Mode: -1, Difficulty: -1}
+	var errs []error
+	if err := envs.DecodeOptions(m, &o); err != nil {
+		errs = append(errs, err)
 	}
-	mode := o.Int("mode", -1)
-	if mode >= 0 {
-		c.Mode = &mode
+	c := o.EnvConfig
+	if o.Mode >= 0 {
+		c.Mode = &o.Mode
 	}
 	// Absent (or -1), the difficulty is ALE's default 0, used without checking it
 	// against the game's list as ALE does (Backgammon lists only 3); a given one must
 	// be one of the game's.
-	diff := o.Int("difficulty", -1)
-	if diff >= 0 {
-		c.Difficulty = &diff
+	if o.Difficulty >= 0 {
+		c.Difficulty = &o.Difficulty
 	}
-	romsDir := o.String("roms_dir", "")
-	o.Check(c.ImgHeight >= 1 && c.ImgHeight <= 4096, "img_height", "%d: must be 1..4096", c.ImgHeight)
-	o.Check(c.ImgWidth >= 1 && c.ImgWidth <= 4096, "img_width", "%d: must be 1..4096", c.ImgWidth)
-	o.Check(c.StackNum >= 1 && c.StackNum <= 1024, "stack_num", "%d: must be 1..1024", c.StackNum)
-	o.Check(c.FrameSkip >= 1 && c.FrameSkip <= 1000, "frame_skip", "%d: must be 1..1000", c.FrameSkip)
-	o.Check(c.NoopMax >= 0, "noop_max", "%d: must be at least 0 (EnvPool's default is 30)", c.NoopMax)
-	o.Check(c.MaxEpisodeSteps >= 1, "max_episode_steps", "%d: must be at least 1 (EnvPool's default is 27000)", c.MaxEpisodeSteps)
-	p := c.RepeatActionProbability
-	o.Check(p >= 0 && p <= 1, "repeat_action_probability", "%v: must be in [0, 1]", p)
-	o.Check(mode >= -1 && (mode == -1 || g.HasMode(mode)), "mode", "%d: %s's modes are %v (-1 or absent: the default)", mode, g.Name, orDefault(g.Modes))
-	o.Check(diff >= -1 && (diff == -1 || g.HasDifficulty(diff)), "difficulty", "%d: %s's difficulties are %v (-1 or absent: ALE's default, 0)", diff, g.Name, orDefault(g.Difficulties))
-	return c, romsDir, o.Err()
+	if o.Mode < -1 || (o.Mode >= 0 && !g.HasMode(o.Mode)) {
+		errs = append(errs, fmt.Errorf("option mode = %d: %s's modes are %v (-1 or absent: the default)", o.Mode, g.Name, orDefault(g.Modes)))
+	}
+	if o.Difficulty < -1 || (o.Difficulty >= 0 && !g.HasDifficulty(o.Difficulty)) {
+		errs = append(errs, fmt.Errorf("option difficulty = %d: %s's difficulties are %v (-1 or absent: ALE's default, 0)", o.Difficulty, g.Name, orDefault(g.Difficulties)))
+	}
+	return c, o.RomsDir, errors.Join(errs...)
 }
 
 // orDefault is ALE's reading of an empty mode or difficulty list: {0}.

@@ -8,6 +8,7 @@
 package classic
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -29,12 +30,18 @@ func uniform(r *rand.Rand, low, high float64) float64 {
 func clip(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
 
 // register adds a task with its time limit, reward threshold (NaN: none) and
-// Gymnasium's metadata["render_fps"], the rate its pictures play at.
-func register(id string, maxSteps int, threshold, renderFPS float64, build func(o *envs.FamilyOptions) (envpool.Spec, func(seed int64) envpool.Env)) {
+// Gymnasium's metadata["render_fps"], the rate its pictures play at. Its options are the
+// struct type O, at the values of defaults until the family option table says otherwise
+// (see envs.DecodeOptions); build makes the task's spec and envs under the decoded
+// options, or says why it cannot.
+func register[O any](id string, maxSteps int, threshold, renderFPS float64, defaults O, build func(o O) (envpool.Spec, func(seed int64) envpool.Env, error)) {
 	envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
-		o := envs.NewFamilyOptions(m)
-		spec, mk := build(o)
-		if err := o.Err(); err != nil {
+		o := defaults
+		if err := envs.DecodeOptions(m, &o); err != nil {
+			return envpool.Spec{}, nil, err
+		}
+		spec, mk, err := build(o)
+		if err != nil {
 			return envpool.Spec{}, nil, err
 		}
 		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
@@ -43,26 +50,43 @@ func register(id string, maxSteps int, threshold, renderFPS float64, build func(
 	}})
 }
 
+// noOptions is the options of a task that takes none.
+type noOptions struct{}
+
+// cartPoleOptions are CartPole-v1's constructor options (Gymnasium's keyword arguments).
+type cartPoleOptions struct {
+	SuttonBartoReward bool `toml:"sutton_barto_reward" help:"reward 0 per step and -1 on failure (Sutton and Barto's), not 1 per step"`
+}
+
+// mountainCarOptions are the options of both MountainCar tasks.
+type mountainCarOptions struct {
+	GoalVelocity float64 `toml:"goal_velocity" help:"velocity the car must have at the flag for the episode to end"`
+}
+
+// pendulumOptions are Pendulum-v1's options.
+type pendulumOptions struct {
+	G float64 `toml:"g" help:"acceleration of gravity (positive)"`
+}
+
 func init() {
-	register("CartPole-v1", 500, 475, 50, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
-		sb := o.Bool("sutton_barto_reward", false)
-		return cartPoleSpec(), func(seed int64) envpool.Env { return newCartPole(seed, sb) }
+	register("CartPole-v1", 500, 475, 50, cartPoleOptions{}, func(o cartPoleOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		return cartPoleSpec(), func(seed int64) envpool.Env { return newCartPole(seed, o.SuttonBartoReward) }, nil
 	})
-	register("Acrobot-v1", 500, -100, 15, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
-		return acrobotSpec(), func(seed int64) envpool.Env { return newAcrobot(seed) }
+	register("Acrobot-v1", 500, -100, 15, noOptions{}, func(noOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		return acrobotSpec(), func(seed int64) envpool.Env { return newAcrobot(seed) }, nil
 	})
-	register("MountainCar-v0", 200, -110, 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
-		gv := o.Float("goal_velocity", 0)
-		return mountainCarSpec(), func(seed int64) envpool.Env { return newMountainCar(seed, gv) }
+	register("MountainCar-v0", 200, -110, 30, mountainCarOptions{}, func(o mountainCarOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		return mountainCarSpec(), func(seed int64) envpool.Env { return newMountainCar(seed, o.GoalVelocity) }, nil
 	})
-	register("MountainCarContinuous-v0", 999, 90, 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
-		gv := o.Float("goal_velocity", 0)
-		return mountainCarContinuousSpec(), func(seed int64) envpool.Env { return newMountainCarContinuous(seed, gv) }
+	register("MountainCarContinuous-v0", 999, 90, 30, mountainCarOptions{}, func(o mountainCarOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		return mountainCarContinuousSpec(), func(seed int64) envpool.Env { return newMountainCarContinuous(seed, o.GoalVelocity) }, nil
 	})
-	register("Pendulum-v1", 200, math.NaN(), 30, func(o *envs.FamilyOptions) (envpool.Spec, func(int64) envpool.Env) {
-		g := o.Float("g", 10.0)
-		o.Check(g > 0, "g", "gravity must be positive, got %v", g)
-		return pendulumSpec(), func(seed int64) envpool.Env { return newPendulum(seed, g) }
+	register("Pendulum-v1", 200, math.NaN(), 30, pendulumOptions{G: 10}, func(o pendulumOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		// Not a range tag: the message says why, as Gymnasium users know it.
+		if !(o.G > 0) {
+			return envpool.Spec{}, nil, fmt.Errorf("option g: gravity must be positive, got %v", o.G)
+		}
+		return pendulumSpec(), func(seed int64) envpool.Env { return newPendulum(seed, o.G) }, nil
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/rlpool/rlpool/envpool"
@@ -169,35 +168,14 @@ func TestspeedModelXML(taskID string) ([]byte, error) { return ModelXML(taskID) 
 // tuple arguments, such as healthy_z_range, are two-element arrays; a v5 task's
 // default_camera_config is a table and its main_body a name or a number.
 type options struct {
-	fo      *envs.FamilyOptions
-	given   map[string]any // the table as given
-	pairs   map[string]any // the values of rawKeys, read here rather than by fo
-	pairErr []string       // errors in those values
+	fo    *envs.FamilyOptions
+	given map[string]any // the table as given
 	// frameSkip is a v5 task's frame_skip option, 0 when the task does not take it.
 	frameSkip int
 }
 
-// pairKeys are the options that take a (low, high) pair.
-var pairKeys = []string{"healthy_z_range", "contact_force_range", "healthy_state_range", "healthy_angle_range",
-	"contact_cost_range", "impact_cost_range"}
-
-// rawKeys are the options the family reader cannot type: the pairs, main_body and
-// default_camera_config.
-var rawKeys = append(append([]string{}, pairKeys...), "main_body", "default_camera_config")
-
 func newOptions(m map[string]any) *options {
-	rest := map[string]any{}
-	pairs := map[string]any{}
-	for k, v := range m {
-		rest[k] = v
-		if slices.Contains(rawKeys, k) {
-			// The family reader only knows scalars: it sees a placeholder, so it still
-			// lists the key among the task's options and reports it if the task does
-			// not read it; pair (or mainBody, camera) parses the real value.
-			pairs[k], rest[k] = v, 0.0
-		}
-	}
-	return &options{fo: envs.NewFamilyOptions(rest), given: m, pairs: pairs}
+	return &options{fo: envs.NewFamilyOptions(m), given: m}
 }
 
 func (o *options) float(key string, def float64) float64 { return o.fo.Float(key, def) }
@@ -212,19 +190,9 @@ func (o *options) nonNegative(key string, def float64) float64 {
 
 // pair reads a (low, high) option: an array of two numbers with low <= high.
 func (o *options) pair(key string, def [2]float64) [2]float64 {
-	o.fo.Float(key, 0) // marks the key as one this task takes
-	v, ok := o.pairs[key]
-	if !ok {
-		return def
-	}
-	xs, ok := numbers(v)
-	if !ok || len(xs) != 2 {
-		o.pairErr = append(o.pairErr, fmt.Sprintf("option %s = %v: want two numbers [low, high]", key, v))
-		return def
-	}
-	out := [2]float64{xs[0], xs[1]}
-	if !(out[0] <= out[1]) {
-		o.pairErr = append(o.pairErr, fmt.Sprintf("option %s = %v: low must not exceed high", key, v))
+	out := def
+	if o.fo.Decode(key, &out) && !(out[0] <= out[1]) {
+		o.fo.Check(false, key, "%v: low must not exceed high", out)
 		return def
 	}
 	return out
@@ -269,17 +237,7 @@ func number(x any) (float64, bool) {
 	return 0, false
 }
 
-func (o *options) err() error {
-	err := o.fo.Err()
-	if len(o.pairErr) == 0 {
-		return err
-	}
-	msg := strings.Join(o.pairErr, "; ")
-	if err != nil {
-		msg = err.Error() + "; " + msg
-	}
-	return fmt.Errorf("%s", msg)
-}
+func (o *options) err() error { return o.fo.Err() }
 
 func noOptions(mk func() taskBehavior) func(o *options) (taskBehavior, string) {
 	return func(o *options) (taskBehavior, string) { return mk(), "" }

@@ -1,7 +1,7 @@
 package mujoco
 
 import (
-	"fmt"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -46,21 +46,21 @@ func (o *options) frameSkipOption() int {
 // camera reads default_camera_config: a table of mjvCamera fields that replaces the
 // task's default view as a whole, as Gymnasium's argument does.
 func (o *options) camera(def Camera) Camera {
-	o.fo.Float("default_camera_config", 0) // marks the key as one this task takes
-	v, ok := o.pairs["default_camera_config"]
-	if !ok {
+	var v any
+	if !o.fo.Decode("default_camera_config", &v) {
 		return def
 	}
 	c, errs := parseCamera(v)
-	o.pairErr = append(o.pairErr, errs...)
+	for _, e := range errs {
+		o.fo.Report(errors.New(e))
+	}
 	return c
 }
 
 // mainBody reads main_body: a body name, or a body id.
 func (o *options) mainBody(def bodyRef) bodyRef {
-	o.fo.Float("main_body", 0) // marks the key as one this task takes
-	v, ok := o.pairs["main_body"]
-	if !ok {
+	var v any
+	if !o.fo.Decode("main_body", &v) {
 		return def
 	}
 	if s, ok := v.(string); ok && s != "" {
@@ -69,15 +69,15 @@ func (o *options) mainBody(def bodyRef) bodyRef {
 	if n, ok := number(v); ok && n == math.Trunc(n) && n >= 0 {
 		return bodyRef{id: int(n)}
 	}
-	o.pairErr = append(o.pairErr, fmt.Sprintf("option main_body = %v: want a body name or a body id >= 0", v))
+	o.fo.Check(false, "main_body", "%v: want a body name or a body id >= 0", v)
 	return def
 }
 
 // removed makes a boolean option the v5 task no longer takes an error that says what
 // replaced it.
 func (o *options) removed(key, instead string) {
-	if _, given := o.given[key]; given {
-		o.fo.Bool(key, false) // reported here, not again as unknown
-		o.pairErr = append(o.pairErr, fmt.Sprintf("option %s: Gymnasium v5 removed it; %s", key, instead))
+	var v any
+	if o.fo.Decode(key, &v) { // reported here, not again as unknown
+		o.fo.Check(false, key, "Gymnasium v5 removed it; %s", instead)
 	}
 }

@@ -16,10 +16,10 @@ const module = "github.com/rlpool/rlpool"
 
 // libraries are the folders (relative to the module) of the libraries, which must
 // not know the application built on them.
-var libraries = []string{"agent", "envs", "envpool"}
+var libraries = []string{"agent", "envs", "envpool", "option"}
 
-// checked are the folders whose packages the rules constrain: the libraries and
-// clib, the C-library loader below them.
+// checked are the folders whose packages the rules constrain: the libraries and clib,
+// the C-library loader below them.
 var checked = append(slices.Clone(libraries), "clib")
 
 // rule forbids packages matched by from to depend, directly or through other
@@ -45,6 +45,9 @@ var rules = []rule{
 	{"agent never depends on envs or a family under it", under("agent"), under("envs")},
 	{"clib depends on no other rlpool package", under("clib"), func(rel string) bool {
 		return rel != "" && !under("clib")(rel)
+	}},
+	{"option depends on no other rlpool package", under("option"), func(rel string) bool {
+		return rel != "" && !under("option")(rel)
 	}},
 }
 

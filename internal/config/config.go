@@ -1,10 +1,10 @@
 // Package config reads rlpool's TOML run configs: defaults, a file, any number of
-// "-set key=value" overrides (dotted keys, parsed by the type the schema gives the key),
-// and validation whose errors name the key and say what is allowed.
+// "-set key=value" overrides (dotted keys, values read as TOML values), and validation
+// whose errors name the key and say what is allowed.
 //
-// The schema is the Config struct itself: each field's toml tag is its key, an
-// optional range tag ("[0,1]", "(0,inf)") bounds numbers, a oneof tag ("tanh|relu")
-// lists the allowed strings, and a help tag says what the key does.
+// The schema is the Config struct itself, decoded by rlpool/option: each field's toml
+// tag is its key, an optional range tag ("[0,1]", "(0,inf)") bounds numbers, a oneof
+// tag ("tanh|relu") lists the allowed strings, and a help tag says what the key does.
 package config
 
 import (
@@ -14,8 +14,6 @@ import (
 	"math"
 	"os"
 	"reflect"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -25,6 +23,7 @@ import (
 	"github.com/rlpool/rlpool/agent/ppo"
 	"github.com/rlpool/rlpool/configs"
 	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/option"
 )
 
 // Config is a whole run config. Sections: [run], [env], [net], and one section per
@@ -123,9 +122,8 @@ func Default() Config {
 }
 
 // schema returns the config as one struct value whose fields are the sections, the
-// learners' included (built with reflect.StructOf from Algorithms): the reflection
-// below (assign, checkRanges, overrides, help) and the TOML encoder walk it like any
-// struct. Its learner fields point at c's own sections.
+// learners' included (built with reflect.StructOf from Algorithms): the option decoder,
+// overrides, help and the TOML encoder walk it like any struct. Its learner fields point at c's own sections.
 func (c *Config) schema() reflect.Value {
 	fields := []reflect.StructField{
 		{Name: "Run", Type: reflect.TypeOf(c.Run), Tag: `toml:"run"`},
@@ -194,11 +192,13 @@ func FromMap(raw map[string]any, overrides []string, source string) (*Config, er
 		}
 	}
 	sv := cfg.schema()
-	errs = append(errs, assign(sv, raw, "")...)
-	// Keys that failed to assign kept their defaults, so ranges can still be checked:
-	// report every problem at once.
-	errs = append(errs, checkRanges(sv, "")...)
+	// Keys that failed to decode kept their defaults, so the decoder still checks
+	// every range: every problem is reported at once.
+	if err := decoder.Decode(raw, sv.Addr().Interface()); err != nil {
+		errs = append(errs, unjoin(err)...)
+	}
 	cfg.fromSchema(sv)
+	errs = append(errs, cfg.checkLayerSizes()...)
 	if len(errs) == 0 {
 		errs = append(errs, cfg.checkCombinations()...)
 	}
@@ -269,310 +269,24 @@ func (c *Config) Encode() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// fields lists a section's keys as struct fields: its own and those of embedded
-// structs (EnvConfig embeds envpool.Options), without fields tagged toml:"-".
-func fields(t reflect.Type) []reflect.StructField {
-	var fs []reflect.StructField
-	for _, f := range reflect.VisibleFields(t) {
-		if f.Anonymous || !f.IsExported() || tagName(f) == "-" {
-			continue
-		}
-		fs = append(fs, f)
-	}
-	return fs
-}
+// decoder names a config's keys in errors: "unknown key ppo.lr: [ppo] takes: ...".
+var decoder = option.Decoder{Root: "a config"}
 
-// fieldByKey finds the struct field whose toml tag is key.
-func fieldByKey(t reflect.Type, key string) (reflect.StructField, bool) {
-	for _, f := range fields(t) {
-		if tagName(f) == key {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-func tagName(f reflect.StructField) string {
-	n, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-	return n
-}
-
-// keysOf lists the keys a section takes.
-func keysOf(t reflect.Type) []string {
-	var ks []string
-	for _, f := range fields(t) {
-		ks = append(ks, tagName(f))
-	}
-	return ks
-}
-
-// assign copies a decoded TOML table into the struct v, reporting unknown keys and
-// values of the wrong type by their dotted key.
-func assign(v reflect.Value, raw map[string]any, prefix string) []error {
+// checkLayerSizes reports hidden layer sizes below 1.
+func (c *Config) checkLayerSizes() []error {
 	var errs []error
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		full := prefix + k
-		f, ok := fieldByKey(v.Type(), k)
-		if !ok {
-			errs = append(errs, unknownKey(full, prefix, v.Type()))
-			continue
-		}
-		fv := v.FieldByIndex(f.Index)
-		if fv.Kind() == reflect.Pointer { // a learner's section
-			fv = fv.Elem()
-		}
-		val := raw[k]
-		if fv.Kind() == reflect.Struct {
-			sub, ok := val.(map[string]any)
-			if !ok {
-				errs = append(errs, fmt.Errorf("%s: want a table [%s] of keys (%s), got %s", full, full, strings.Join(keysOf(fv.Type()), ", "), describe(val)))
-				continue
-			}
-			errs = append(errs, assign(fv, sub, full+".")...)
-			continue
-		}
-		if err := setValue(fv, val, full); err != nil {
-			errs = append(errs, err)
+	for j, n := range c.Net.Hidden {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("net.hidden[%d] = %d: layer sizes must be at least 1", j, n))
 		}
 	}
 	return errs
 }
 
-func unknownKey(full, prefix string, t reflect.Type) error {
-	keys := keysOf(t)
-	section := strings.TrimSuffix(prefix, ".")
-	where := "a config"
-	if section != "" {
-		where = "[" + section + "]"
+// unjoin lists the errors an errors.Join holds, or err itself.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
 	}
-	msg := fmt.Sprintf("unknown key %s: %s takes %s", full, where, strings.Join(keys, ", "))
-	last := full[len(prefix):]
-	if s := closest(last, keys); s != "" {
-		msg += fmt.Sprintf(" (did you mean %s%s?)", prefix, s)
-	}
-	return errors.New(msg)
-}
-
-// closest returns the key nearest to k by edit distance when it is a plausible typo.
-func closest(k string, keys []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range keys {
-		if d := editDistance(k, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= max(2, len(k)/3) {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-func describe(v any) string {
-	switch x := v.(type) {
-	case string:
-		return fmt.Sprintf("the string %q", x)
-	case int64:
-		return fmt.Sprintf("the integer %d", x)
-	case float64:
-		return fmt.Sprintf("the number %v", x)
-	case bool:
-		return fmt.Sprintf("the boolean %v", x)
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return fmt.Sprintf("%v (%T)", v, v)
-}
-
-// setValue stores a TOML value into a field of kind int, float, bool, string, []int or
-// map, or says what the key wants.
-func setValue(fv reflect.Value, val any, key string) error {
-	wrong := func(want string) error {
-		return fmt.Errorf("%s: want %s, got %s", key, want, describe(val))
-	}
-	switch fv.Kind() {
-	case reflect.Int, reflect.Int64:
-		switch x := val.(type) {
-		case int64:
-			fv.SetInt(x)
-		case float64:
-			if x != math.Trunc(x) || math.Abs(x) > 1<<62 {
-				return wrong("an integer")
-			}
-			fv.SetInt(int64(x))
-		default:
-			return wrong("an integer")
-		}
-	case reflect.Float64:
-		switch x := val.(type) {
-		case int64:
-			fv.SetFloat(float64(x))
-		case float64:
-			fv.SetFloat(x)
-		default:
-			return wrong("a number")
-		}
-	case reflect.Bool:
-		b, ok := val.(bool)
-		if !ok {
-			return wrong("true or false")
-		}
-		fv.SetBool(b)
-	case reflect.String:
-		s, ok := val.(string)
-		if !ok {
-			return wrong("a string")
-		}
-		fv.SetString(s)
-	case reflect.Slice:
-		arr, ok := val.([]any)
-		if !ok {
-			return wrong("an array of integers, e.g. [64, 64]")
-		}
-		out := reflect.MakeSlice(fv.Type(), len(arr), len(arr))
-		for i, e := range arr {
-			if err := setValue(out.Index(i), e, fmt.Sprintf("%s[%d]", key, i)); err != nil {
-				return err
-			}
-		}
-		fv.Set(out)
-	case reflect.Map:
-		m, ok := val.(map[string]any)
-		if !ok {
-			return wrong("a table")
-		}
-		fv.Set(reflect.ValueOf(m))
-	default:
-		return fmt.Errorf("%s: unsupported field kind %v (a bug in the schema)", key, fv.Kind())
-	}
-	return nil
-}
-
-// leaves calls visit for every key under the schema value v with its dotted key, its
-// field and its value: sections (learner sections through their pointers) are walked
-// into.
-func leaves(v reflect.Value, prefix string, visit func(key string, f reflect.StructField, fv reflect.Value)) {
-	for _, f := range fields(v.Type()) {
-		fv := v.FieldByIndex(f.Index)
-		if fv.Kind() == reflect.Pointer {
-			fv = fv.Elem()
-		}
-		key := prefix + tagName(f)
-		if fv.Kind() == reflect.Struct {
-			leaves(fv, key+".", visit)
-			continue
-		}
-		visit(key, f, fv)
-	}
-}
-
-// checkRanges applies range and oneof tags to every field.
-func checkRanges(v reflect.Value, prefix string) []error {
-	var errs []error
-	leaves(v, prefix, func(key string, f reflect.StructField, fv reflect.Value) {
-		if r := f.Tag.Get("range"); r != "" {
-			var x float64
-			switch fv.Kind() {
-			case reflect.Int, reflect.Int64:
-				x = float64(fv.Int())
-			case reflect.Float64:
-				x = fv.Float()
-			case reflect.Slice:
-				for j := range fv.Len() {
-					if err := inRange(float64(fv.Index(j).Int()), r, fmt.Sprintf("%s[%d]", key, j)); err != nil {
-						errs = append(errs, err)
-					}
-				}
-				return
-			}
-			if err := inRange(x, r, key); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if o := f.Tag.Get("oneof"); o != "" {
-			allowed := strings.Split(o, "|")
-			if !contains(allowed, fv.String()) {
-				errs = append(errs, fmt.Errorf("%s = %q: use one of %s", key, fv.String(), strings.Join(allowed, ", ")))
-			}
-		}
-		if fv.Kind() == reflect.Slice && fv.Type().Elem().Kind() == reflect.Int {
-			for j := range fv.Len() {
-				if fv.Index(j).Int() <= 0 {
-					errs = append(errs, fmt.Errorf("%s[%d] = %d: layer sizes must be at least 1", key, j, fv.Index(j).Int()))
-				}
-			}
-		}
-	})
-	return errs
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
-// inRange checks x against an interval written "[lo,hi]", "(lo,hi]", ... with inf for
-// no bound.
-func inRange(x float64, r, key string) error {
-	lo, hi, ok := strings.Cut(r[1:len(r)-1], ",")
-	if !ok {
-		return fmt.Errorf("%s: bad range tag %q (a bug in the schema)", key, r)
-	}
-	l, _ := strconv.ParseFloat(lo, 64)
-	h, _ := strconv.ParseFloat(hi, 64)
-	if hi == "inf" || hi == "" {
-		h = math.Inf(1)
-	}
-	bad := math.IsNaN(x) ||
-		(r[0] == '[' && x < l) || (r[0] == '(' && x <= l) ||
-		(r[len(r)-1] == ']' && x > h) || (r[len(r)-1] == ')' && x >= h)
-	if bad {
-		return fmt.Errorf("%s = %v is out of range: allowed %s", key, x, describeRange(r, l, h))
-	}
-	return nil
-}
-
-func describeRange(r string, l, h float64) string {
-	lo := ">= "
-	if r[0] == '(' {
-		lo = "> "
-	}
-	hi := "<= "
-	if r[len(r)-1] == ')' {
-		hi = "< "
-	}
-	if math.IsInf(h, 1) {
-		return lo + strconv.FormatFloat(l, 'g', -1, 64)
-	}
-	return lo + strconv.FormatFloat(l, 'g', -1, 64) + " and " + hi + strconv.FormatFloat(h, 'g', -1, 64)
+	return []error{err}
 }

@@ -77,6 +77,15 @@ func TestOverridesAreTypedBySchema(t *testing.T) {
 	if c.Env.Family["frame_skip"] != int64(4) || c.Env.Family["mode"] != "fast" {
 		t.Errorf("env.options = %v", c.Env.Family)
 	}
+	// A key that takes a string takes the text as written, even when it reads as a
+	// TOML number or date; quotes are TOML's own.
+	c, err = load(t, "", "run.name=123", "run.dir=2026-01-01", "env.task=\"Pong-v5\"", "env.options.map_name=\"8x8\"")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Run.Name != "123" || c.Run.Dir != "2026-01-01" || c.Env.Task != "Pong-v5" || c.Env.Family["map_name"] != "8x8" {
+		t.Errorf("string overrides: name %q dir %q task %q options %v", c.Run.Name, c.Run.Dir, c.Env.Task, c.Env.Family)
+	}
 	// Untouched keys keep their defaults.
 	if ppoOf(c).Gamma != ppoOf(ptr(Default())).Gamma || !math.IsNaN(c.Run.TargetReturn) {
 		t.Errorf("defaults lost: gamma %v target %v", ppoOf(c).Gamma, c.Run.TargetReturn)

@@ -45,11 +45,14 @@ package sweep
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +60,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rlpool/rlpool/internal/slurm"
+	"github.com/rlpool/rlpool/option"
 )
 
 // Distributions a random-search parameter may use.
@@ -190,180 +194,143 @@ func fileExists(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// file is a sweep file's tables, as the option package decodes them.
+type file struct {
+	Sweep  *section       `toml:"sweep" help:"the sweep: its name, base config, method and budget"`
+	Params map[string]any `toml:"params" help:"searched config keys: lists, or distributions"`
+	Set    map[string]any `toml:"set" help:"config keys every trial sets"`
+}
+
+// section is a sweep file's [sweep] table, at its defaults.
+type section struct {
+	// What the sweep is and where it writes its folder.
+	Name string `toml:"name" help:"the sweep folder is <dir>/<name>"`
+	Base string `toml:"base" help:"run config the trials start from, relative to the sweep file"`
+	Dir  string `toml:"dir" help:"folder that holds sweep folders"`
+
+	// The search: grid or random draws, and the seeds each configuration runs with.
+	Method     string  `toml:"method" oneof:"grid|random" help:"grid: every combination of the lists; random: trials draws"`
+	Trials     int     `toml:"trials" range:"[1,100000]" help:"random search: configurations to sample"`
+	SampleSeed int64   `toml:"sample_seed" range:"[0,inf)" help:"seed of random search's draws"`
+	Seeds      []int64 `toml:"seeds" range:"[0,inf)" help:"each configuration runs once per seed"`
+
+	// Each trial's budget, and the metric that ranks trials.
+	BudgetSteps    int64   `toml:"budget_steps" range:"[0,inf)" help:"run.total_steps of every trial; 0: the base config's"`
+	BudgetSeconds  float64 `toml:"budget_seconds" range:"[0,inf)" help:"stop a trial after this long; 0: no limit"`
+	MetricEpisodes int     `toml:"metric_episodes" range:"[1,inf)" help:"final metric: mean raw return of the last N episodes"`
+
+	// How the trials run.
+	Parallel int            `toml:"parallel" range:"[1,1024]" help:"trials at once; each gets cores / parallel threads"`
+	Executor string         `toml:"executor" help:"local: child processes; slurm: tasks of a Slurm job array (executor.go lists them)"`
+	Prune    *pruneSection  `toml:"prune" help:"optional median pruning"`
+	Slurm    map[string]any `toml:"slurm" help:"#SBATCH settings for executor = \"slurm\""`
+}
+
+// pruneSection is [sweep.prune].
+type pruneSection struct {
+	Checkpoints []int64 `toml:"checkpoints" range:"[1,inf)" help:"env steps at which trials are compared"`
+	MinTrials   int     `toml:"min_trials" range:"[1,inf)" help:"other trials that must have reported before one is pruned"`
+}
+
+// distribution is a random-search parameter's table: {dist = ..., low = ..., high = ...}
+// or {dist = "choice", values = [...]}.
+type distribution struct {
+	Dist   string  `toml:"dist" oneof:"uniform|log_uniform|int|choice" help:"the distribution"`
+	Low    float64 `toml:"low" help:"lowest value (uniform, log_uniform, int)"`
+	High   float64 `toml:"high" help:"highest value (uniform, log_uniform, int)"`
+	Values []any   `toml:"values" help:"choice: the values to pick from"`
+}
+
+// decoder names a sweep file's keys in errors.
+var decoder = option.Decoder{Root: "a sweep file"}
+
 // parse checks a decoded sweep file; errors name the key and what is allowed.
 func parse(raw map[string]any) (*Spec, error) {
-	s := &Spec{Dir: "runs/sweeps", Method: "random", Trials: 8, Seeds: []int64{1}, Parallel: 1, MetricEpisodes: 20, SampleSeed: 1, Executor: ExecLocal}
-	for k := range raw {
-		if k != "sweep" && k != "params" && k != "set" {
-			return nil, fmt.Errorf("unknown table [%s]: a sweep file has [sweep], [sweep.prune], [params] and [set]", k)
-		}
-	}
-	sw, ok := raw["sweep"].(map[string]any)
-	if !ok {
+	sec := &section{Dir: "runs/sweeps", Method: "random", Trials: 8, Seeds: []int64{1}, Parallel: 1, MetricEpisodes: 20,
+		SampleSeed: 1, Executor: ExecLocal, Prune: &pruneSection{MinTrials: 3}}
+	f := file{Sweep: sec}
+	if _, ok := raw["sweep"]; !ok {
 		return nil, fmt.Errorf("no [sweep] table: it names the sweep and its base config (see configs/sweeps/)")
 	}
-	var errs []string
-	fail := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
-	for k, v := range sw {
-		switch k {
-		case "name":
-			s.Name, ok = v.(string)
-			if !ok || s.Name == "" || strings.ContainsAny(s.Name, `/\`) || strings.HasPrefix(s.Name, ".") {
-				fail("sweep.name: want a non-empty name without slashes")
-			}
-		case "base":
-			if s.Base, ok = v.(string); !ok {
-				fail("sweep.base: want the path of a run config, e.g. \"../cartpole.toml\"")
-			}
-		case "dir":
-			if s.Dir, ok = v.(string); !ok || s.Dir == "" {
-				fail("sweep.dir: want a folder, e.g. \"runs/sweeps\"")
-			}
-		case "method":
-			s.Method, _ = v.(string)
-			if s.Method != "grid" && s.Method != "random" {
-				fail("sweep.method = %v: use \"grid\" or \"random\"", v)
-			}
-		case "trials":
-			s.Trials = intOr(v, -1)
-			if s.Trials < 1 || s.Trials > 100000 {
-				fail("sweep.trials = %v: want an integer from 1 to 100000", v)
-			}
-		case "seeds":
-			arr, ok := v.([]any)
-			if !ok || len(arr) == 0 {
-				fail("sweep.seeds: want a non-empty list of integers, e.g. [1, 2, 3]")
-				break
-			}
-			s.Seeds = nil
-			seen := map[int64]bool{}
-			for _, e := range arr {
-				n, ok := e.(int64)
-				if !ok || n < 0 || seen[n] {
-					fail("sweep.seeds: %v is not a new non-negative integer", e)
-					continue
-				}
-				seen[n] = true
-				s.Seeds = append(s.Seeds, n)
-			}
-		case "parallel":
-			s.Parallel = intOr(v, -1)
-			if s.Parallel < 1 || s.Parallel > 1024 {
-				fail("sweep.parallel = %v: want an integer from 1 to 1024", v)
-			}
-		case "budget_steps":
-			n, ok := v.(int64)
-			if !ok || n < 0 {
-				fail("sweep.budget_steps = %v: want a non-negative integer (0: the base config's run.total_steps)", v)
-			}
-			s.BudgetSteps = n
-		case "budget_seconds":
-			f, ok := number(v)
-			if !ok || f < 0 {
-				fail("sweep.budget_seconds = %v: want a non-negative number (0: no limit)", v)
-			}
-			s.BudgetSeconds = f
-		case "metric_episodes":
-			s.MetricEpisodes = intOr(v, -1)
-			if s.MetricEpisodes < 1 {
-				fail("sweep.metric_episodes = %v: want a positive integer", v)
-			}
-		case "sample_seed":
-			n, ok := v.(int64)
-			if !ok || n < 0 {
-				fail("sweep.sample_seed = %v: want a non-negative integer", v)
-			}
-			s.SampleSeed = uint64(n)
-		case "prune":
-			p, err := parsePrune(v)
-			if err != nil {
-				fail("%v", err)
-			}
-			s.Prune = p
-		case "executor":
-			s.Executor, _ = v.(string)
-			if err := CheckExecutor(s.Executor); err != nil {
-				fail("sweep.%v", err)
-			}
-		case "slurm":
-			if err := parseSlurm(v, &s.Slurm); err != nil {
-				fail("%v", err)
-			}
-		default:
-			fail("unknown key sweep.%s: [sweep] takes name, base, dir, method, trials, seeds, parallel, budget_steps, budget_seconds, metric_episodes, sample_seed, executor, [sweep.prune] and [sweep.slurm]", k)
+	var errs []error
+	if err := decoder.Decode(raw, &f); err != nil {
+		errs = append(errs, err)
+	}
+	sw, _ := raw["sweep"].(map[string]any)
+	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	_, named := sw["name"]
+	switch {
+	case !named:
+		fail("sweep.name is missing: it names the sweep folder")
+	case sec.Name == "" || strings.ContainsAny(sec.Name, `/\`) || strings.HasPrefix(sec.Name, "."):
+		fail("sweep.name = %q: want a non-empty name without slashes", sec.Name)
+	}
+	if sec.Base == "" {
+		fail("sweep.base is missing: name the run config the trials start from, e.g. \"../cartpole.toml\"")
+	}
+	if sec.Dir == "" {
+		fail("sweep.dir is empty: want a folder, e.g. \"runs/sweeps\"")
+	}
+	if len(sec.Seeds) == 0 {
+		fail("sweep.seeds: want a non-empty list of integers, e.g. [1, 2, 3]")
+	}
+	for i, seed := range sec.Seeds {
+		if slices.Contains(sec.Seeds[:i], seed) {
+			fail("sweep.seeds: %d is listed twice", seed)
 		}
 	}
-	if s.Name == "" && !contains(errs, "sweep.name") {
-		fail("sweep.name is missing: it names the sweep folder")
+	if err := CheckExecutor(sec.Executor); err != nil {
+		fail("sweep.%v", err)
 	}
-	if s.Base == "" && !contains(errs, "sweep.base") {
-		fail("sweep.base is missing: name the run config the trials start from")
+	s := &Spec{Name: sec.Name, Base: sec.Base, Dir: sec.Dir, Method: sec.Method, Trials: sec.Trials, Seeds: sec.Seeds,
+		Parallel: sec.Parallel, BudgetSteps: sec.BudgetSteps, BudgetSeconds: sec.BudgetSeconds,
+		MetricEpisodes: sec.MetricEpisodes, SampleSeed: uint64(max(sec.SampleSeed, 0)), Executor: sec.Executor}
+	if _, ok := sw["prune"]; ok {
+		s.Prune = &Prune{Checkpoints: slices.Sorted(slices.Values(sec.Prune.Checkpoints)), MinTrials: sec.Prune.MinTrials}
+		if len(s.Prune.Checkpoints) == 0 {
+			fail("sweep.prune.checkpoints is missing: list the env steps at which trials are compared, e.g. [10_000, 20_000]")
+		}
 	}
-	params, _ := raw["params"].(map[string]any)
-	if _, ok := raw["params"]; ok && params == nil {
-		fail("[params] must be a table of config keys")
+	if sec.Slurm != nil {
+		if err := parseSlurm(sec.Slurm, &s.Slurm); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	if len(params) == 0 {
+	if len(f.Params) == 0 {
 		fail("[params] is empty: name at least one config key to search, e.g. \"ppo.learning_rate\" = [1e-4, 3e-4]")
 	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		p, err := parseParam(k, params[k], s.Method)
+	for _, k := range slices.Sorted(maps.Keys(f.Params)) {
+		p, err := parseParam(k, f.Params[k], s.Method)
 		if err != nil {
-			fail("%v", err)
+			errs = append(errs, err)
 			continue
 		}
 		s.Params = append(s.Params, p)
 	}
-	if set, ok := raw["set"].(map[string]any); ok {
-		for k, v := range set {
-			if _, clash := params[k]; clash {
-				fail("set.%s: the key is also a searched parameter; keep it in one place", k)
-			}
-			s.Set = append(s.Set, k+"="+OverrideText(v))
+	for k, v := range f.Set {
+		if _, clash := f.Params[k]; clash {
+			fail("set.%s: the key is also a searched parameter; keep it in one place", k)
 		}
-		sort.Strings(s.Set)
-	} else if _, ok := raw["set"]; ok {
-		fail("[set] must be a table of config keys and values")
+		s.Set = append(s.Set, k+"="+OverrideText(v))
 	}
-	if len(errs) > 0 {
-		sort.Strings(errs)
-		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	sort.Strings(s.Set)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-func contains(errs []string, sub string) bool {
-	for _, e := range errs {
-		if strings.Contains(e, sub) {
-			return true
-		}
+// parseSlurm reads [sweep.slurm] into o: each key one of slurm.EnvVars', its value a
+// string, an integer or (extra) a list of strings.
+func parseSlurm(m map[string]any, o *slurm.Options) error {
+	var known []string
+	for _, e := range slurm.EnvVars {
+		known = append(known, e.Key)
 	}
-	return false
-}
-
-// parseSlurm reads [sweep.slurm] into o.
-func parseSlurm(v any, o *slurm.Options) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("sweep.slurm: want a table [sweep.slurm] of #SBATCH settings")
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		known := false
-		for _, e := range slurm.EnvVars {
-			known = known || e.Key == k
-		}
-		if !known {
-			return fmt.Errorf("unknown key sweep.slurm.%s: [sweep.slurm] takes partition, account, qos, time, cpus_per_task, mem, extra, setup and binary", k)
+	d := option.Decoder{Prefix: "sweep.slurm.", Root: "[sweep.slurm]"}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(known, k) {
+			return d.UnknownKey(k, known)
 		}
 		var text string
 		switch x := m[k].(type) {
@@ -376,12 +343,8 @@ func parseSlurm(v any, o *slurm.Options) error {
 				return fmt.Errorf("sweep.slurm.%s: want a single value, not a list", k)
 			}
 			var lines []string
-			for _, e := range x {
-				l, ok := e.(string)
-				if !ok || strings.Contains(l, ";") {
-					return fmt.Errorf("sweep.slurm.extra: want a list of sbatch options as strings, e.g. [\"--constraint=avx2\"]")
-				}
-				lines = append(lines, l)
+			if err := d.DecodeValue(k, x, &lines); err != nil || slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, ";") }) {
+				return fmt.Errorf("sweep.slurm.extra: want a list of sbatch options as strings, e.g. [\"--constraint=avx2\"]")
 			}
 			text = strings.Join(lines, ";")
 		default:
@@ -392,42 +355,6 @@ func parseSlurm(v any, o *slurm.Options) error {
 		}
 	}
 	return nil
-}
-
-func parsePrune(v any) (*Prune, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("sweep.prune: want a table [sweep.prune] with checkpoints and min_trials")
-	}
-	p := &Prune{MinTrials: 3}
-	for k, v := range m {
-		switch k {
-		case "checkpoints":
-			arr, ok := v.([]any)
-			if !ok || len(arr) == 0 {
-				return nil, fmt.Errorf("sweep.prune.checkpoints: want a list of env step counts, e.g. [10_000, 20_000]")
-			}
-			for _, e := range arr {
-				n, ok := e.(int64)
-				if !ok || n <= 0 {
-					return nil, fmt.Errorf("sweep.prune.checkpoints: %v is not a positive step count", e)
-				}
-				p.Checkpoints = append(p.Checkpoints, n)
-			}
-			sort.Slice(p.Checkpoints, func(i, j int) bool { return p.Checkpoints[i] < p.Checkpoints[j] })
-		case "min_trials":
-			p.MinTrials = intOr(v, -1)
-			if p.MinTrials < 1 {
-				return nil, fmt.Errorf("sweep.prune.min_trials = %v: want a positive integer", v)
-			}
-		default:
-			return nil, fmt.Errorf("unknown key sweep.prune.%s: [sweep.prune] takes checkpoints and min_trials", k)
-		}
-	}
-	if len(p.Checkpoints) == 0 {
-		return nil, fmt.Errorf("sweep.prune.checkpoints is missing: list the env steps at which trials are compared")
-	}
-	return p, nil
 }
 
 func parseParam(key string, v any, method string) (Param, error) {
@@ -446,55 +373,34 @@ func parseParam(key string, v any, method string) (Param, error) {
 		if method == "grid" {
 			return p, fmt.Errorf("params.%s: a grid search takes lists of values, not distributions (use method = \"random\")", key)
 		}
-		p.Dist, _ = x["dist"].(string)
-		for k := range x {
-			if k != "dist" && k != "low" && k != "high" && k != "values" {
-				return p, fmt.Errorf("params.%s.%s: a distribution takes dist, low, high (or values for choice)", key, k)
-			}
+		var d distribution
+		if err := (option.Decoder{Prefix: "params." + key + ".", Root: "a distribution"}).Decode(x, &d); err != nil {
+			return p, err
 		}
+		p.Dist = d.Dist
 		switch p.Dist {
 		case DistChoice:
-			vals, ok := x["values"].([]any)
-			if !ok || len(vals) == 0 {
+			if len(d.Values) == 0 {
 				return p, fmt.Errorf("params.%s: dist = \"choice\" needs values = [...]", key)
 			}
-			p.Values = vals
-			return p, nil
-		case DistUniform, DistLogUniform, DistInt:
-			lo, ok1 := number(x["low"])
-			hi, ok2 := number(x["high"])
-			if !ok1 || !ok2 || !(lo <= hi) {
-				return p, fmt.Errorf("params.%s: dist = %q needs numbers low <= high", key, p.Dist)
-			}
-			if p.Dist == DistLogUniform && lo <= 0 {
-				return p, fmt.Errorf("params.%s: log_uniform needs low > 0", key)
-			}
-			if p.Dist == DistInt && (lo != math.Trunc(lo) || hi != math.Trunc(hi)) {
-				return p, fmt.Errorf("params.%s: dist = \"int\" needs integer low and high", key)
-			}
-			p.Low, p.High = lo, hi
+			p.Values = d.Values
 			return p, nil
 		}
-		return p, fmt.Errorf("params.%s: dist = %q: use uniform, log_uniform, int or choice", key, p.Dist)
+		_, hasLow := x["low"]
+		_, hasHigh := x["high"]
+		if !hasLow || !hasHigh || !(d.Low <= d.High) {
+			return p, fmt.Errorf("params.%s: dist = %q needs numbers low <= high", key, p.Dist)
+		}
+		if p.Dist == DistLogUniform && d.Low <= 0 {
+			return p, fmt.Errorf("params.%s: log_uniform needs low > 0", key)
+		}
+		if p.Dist == DistInt && (d.Low != math.Trunc(d.Low) || d.High != math.Trunc(d.High)) {
+			return p, fmt.Errorf("params.%s: dist = \"int\" needs integer low and high", key)
+		}
+		p.Low, p.High = d.Low, d.High
+		return p, nil
 	}
 	return p, fmt.Errorf("params.%s: want a list of values or a table {dist = ..., low = ..., high = ...}", key)
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, !math.IsNaN(x)
-	}
-	return 0, false
-}
-
-func intOr(v any, def int) int {
-	if n, ok := v.(int64); ok && n >= math.MinInt32 && n <= math.MaxInt32 {
-		return int(n)
-	}
-	return def
 }
 
 // OverrideText writes a TOML value as the text of a -set override.

@@ -367,6 +367,19 @@ func TestSpecErrors(t *testing.T) {
 			"params": map[string]any{"ppo.lr": []any{1.0}}}, "unknown key sweep.budget"},
 		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "prune": map[string]any{"min_trials": int64(2)}},
 			"params": map[string]any{"ppo.lr": []any{1.0}}}, "checkpoints is missing"},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "paralel": int64(2)},
+			"params": map[string]any{"ppo.lr": []any{1.0}}}, "did you mean sweep.parallel?"},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "seeds": []any{int64(1), int64(1)}},
+			"params": map[string]any{"ppo.lr": []any{1.0}}}, "sweep.seeds: 1 is listed twice"},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "trials": "many"},
+			"params": map[string]any{"ppo.lr": []any{1.0}}}, `sweep.trials = "many": want an integer`},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "method": "bayes"},
+			"params": map[string]any{"ppo.lr": []any{1.0}}}, `sweep.method = "bayes": use one of grid, random`},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b"}, "prams": map[string]any{}}, "unknown key prams: a sweep file takes: sweep, params, set (did you mean params?)"},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b"},
+			"params": map[string]any{"ppo.lr": map[string]any{"dist": "uniform", "low": 0.1, "hgh": 1.0}}}, "unknown key params.ppo.lr.hgh: a distribution takes: dist, low, high, values (did you mean params.ppo.lr.high?)"},
+		{map[string]any{"sweep": map[string]any{"name": "x", "base": "b", "slurm": map[string]any{"partiton": "cpu"}},
+			"params": map[string]any{"ppo.lr": []any{1.0}}}, "did you mean sweep.slurm.partition?"},
 	} {
 		_, err := parse(c.raw)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -43,10 +43,7 @@ func init() {
 		&taskDef{domain: "cartpole", task: "swingup_sparse", frameSkip: 1, model: cartpoleModel(1), newLogic: newCartpole(true, true)},
 		&taskDef{domain: "cartpole", task: "two_poles", frameSkip: 1, model: cartpoleModel(2), newLogic: newCartpole(true, false)},
 		&taskDef{domain: "cartpole", task: "three_poles", frameSkip: 1, model: cartpoleModel(0), newLogic: newCartpole(true, false),
-			options: []optionDef{
-				{name: "num_poles", def: 3, check: cartpoleCheckPoles},
-				{name: "sparse", def: 0, check: cartpoleCheckSparse},
-			}},
+			options: func() any { return &threePolesOptions{NumPoles: 3} }},
 	)
 }
 
@@ -58,24 +55,19 @@ var (
 	cartpoleSlowHinge  = Tol{Margin: 5, Sigmoid: Gaussian, ValueAtMargin: DefaultValueAtMargin}
 )
 
-// maxCartPoles bounds three_poles' num_poles option: enough for any experiment, and
-// far from models too large to compile quickly.
-const maxCartPoles = 100
-
-// cartpoleCheckPoles checks three_poles' num_poles option.
-func cartpoleCheckPoles(v float64) string {
-	if v != math.Trunc(v) || v < 1 || v > maxCartPoles {
-		return fmt.Sprintf("must be a whole number of poles from 1 to %d", maxCartPoles)
-	}
-	return ""
+// threePolesOptions are three_poles' options, as the suite's constructor takes them.
+type threePolesOptions struct {
+	// NumPoles' bound, 100, is enough for any experiment and far from models too large
+	// to compile quickly.
+	NumPoles int `toml:"num_poles" range:"[1,100]" help:"poles in the chain"`
+	// Sparse is a number, 0 or 1, as the suite's keyword argument is passed to EnvPool.
+	Sparse int `toml:"sparse" range:"[0,1]" help:"1: sparse reward (0 or 1 per step); 0: smooth"`
 }
 
-// cartpoleCheckSparse checks three_poles' sparse option, a boolean as a number.
-func cartpoleCheckSparse(v float64) string {
-	if v != 0 && v != 1 {
-		return "must be 0 (false) or 1 (true)"
-	}
-	return ""
+// polesOf returns the options of a three_poles task.
+func polesOf(o taskOptions) (*threePolesOptions, bool) {
+	p, ok := o.own.(*threePolesOptions)
+	return p, ok
 }
 
 // cartpoleModel is the model of a task with n poles, or with the num_poles option's
@@ -83,7 +75,11 @@ func cartpoleCheckSparse(v float64) string {
 func cartpoleModel(n int) func(taskOptions) ([]byte, error) {
 	return func(o taskOptions) ([]byte, error) {
 		if n == 0 {
-			return cartpoleXML(int(o.get("num_poles")))
+			p, ok := polesOf(o)
+			if !ok {
+				return nil, fmt.Errorf("dmc: cartpole: a model of any number of poles needs the num_poles option")
+			}
+			return cartpoleXML(p.NumPoles)
 		}
 		return cartpoleXML(n)
 	}
@@ -136,7 +132,8 @@ type cartpole struct {
 func newCartpole(swingUp, sparse bool) logicFactory {
 	return func(p *Physics, o taskOptions) (logic, error) {
 		r := newResolver(p, "cartpole")
-		c := &cartpole{swingUp: swingUp, sparse: sparse || o.get("sparse") == 1, slider: r.joint("slider"), hinge1: r.joint("hinge_1")}
+		own, ok := polesOf(o)
+		c := &cartpole{swingUp: swingUp, sparse: sparse || (ok && own.Sparse == 1), slider: r.joint("slider"), hinge1: r.joint("hinge_1")}
 		for b := 2; b < p.M.NBody; b++ {
 			c.poles = append(c.poles, b)
 		}

@@ -95,6 +95,8 @@ func TestBadOptions(t *testing.T) {
 			{map[string]any{"frame_skip": 0}, "frame_skip"},
 			{map[string]any{"frame_skip": 1.5}, "frame_skip"},
 			{map[string]any{"speed": 3.0}, "speed"},
+			{map[string]any{"pixels_size": 64}, "option pixels_size: takes effect only with from_pixels = true"},
+			{map[string]any{"from_pixels": true, "frame_stack": 0}, "option frame_stack = 0 is out of range"},
 		} {
 			_, err := envs.SpecOf(id, c.opts)
 			if err == nil || !strings.Contains(err.Error(), c.want) {

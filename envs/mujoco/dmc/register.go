@@ -1,6 +1,7 @@
 package dmc
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/option"
 )
 
 // Family is the envs family name of the suite's tasks.
@@ -29,29 +31,36 @@ type taskDef struct {
 	model func(o taskOptions) ([]byte, error)
 	// newLogic makes one env's task logic, resolving the names it reads.
 	newLogic logicFactory
-	// options lists the task's own constructor options (besides frame_skip), read into
-	// taskOptions.values; nil when it has none.
-	options []optionDef
+	// options returns the task's own constructor options (besides the ones every task
+	// takes, buildOptions): a pointer to a tagged struct at its defaults, decoded from
+	// the family option table and handed to model and newLogic; nil when it has none.
+	options func() any
 }
 
 // logicFactory makes one env's task logic under the task's options: the domain's
 // constructor with the task's parameters bound (newAcrobot(sparse), ...).
 type logicFactory func(p *Physics, o taskOptions) (logic, error)
 
-// optionDef is one task-specific option: a number with a default and a check.
-type optionDef struct {
-	name  string
-	def   float64
-	check func(v float64) string // "" when v is acceptable, else why not
-}
-
-// taskOptions are a task's options after reading: its own values by name.
+// taskOptions are a task's own options after decoding: the struct its options
+// function made, nil when it has none.
 type taskOptions struct {
-	values map[string]float64
+	own any
 }
 
-// get returns the value of one of the task's own options.
-func (o taskOptions) get(name string) float64 { return o.values[name] }
+// buildOptions are the options every suite task takes.
+type buildOptions struct {
+	FrameSkip  int  `toml:"frame_skip" range:"[1,inf)" help:"physics steps per action"`
+	FromPixels bool `toml:"from_pixels" help:"observe rendered pictures instead of the state"`
+}
+
+// pictureOptions are the options of pixel observations: every task takes them, and they
+// mean something only with from_pixels.
+type pictureOptions struct {
+	PixelsSize int  `toml:"pixels_size" range:"[1,1024]" help:"the pictures' side in pixels"`
+	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"pictures per observation"`
+	CameraID   int  `toml:"camera_id" range:"[0,inf)" help:"the camera to render from"`
+	PixelsFast bool `toml:"pixels_fast" help:"render without shadows or reflections (faster)"`
+}
 
 // ID is the EnvPool id of a domain and task: each underscore-separated word capitalised,
 // the rest kept, then "-v1" (cheetah, run: CheetahRun-v1; ball_in_cup, catch:
@@ -144,27 +153,28 @@ func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
 // build reads the options, compiles (or reuses) the model, makes one env to learn the
 // observation layout and returns the spec and a factory.
 func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, error) {
-	fo := envs.NewFamilyOptions(family)
-	frameSkip := fo.Int("frame_skip", d.frameSkip)
-	fo.Check(frameSkip >= 1, "frame_skip", "%d: must be at least 1 (physics steps per action)", frameSkip)
-	opts := taskOptions{values: map[string]float64{}}
-	for _, od := range d.options {
-		v := fo.Float(od.name, od.def)
-		if why := od.check(v); why != "" {
-			fo.Check(false, od.name, "%v: %s", v, why)
+	bo, po := buildOptions{FrameSkip: d.frameSkip}, pictureOptions{PixelsSize: 84, FrameStack: 3}
+	more := []any{&po}
+	var opts taskOptions
+	if d.options != nil {
+		opts.own = d.options()
+		more = append(more, opts.own)
+	}
+	err := envs.DecodeOptions(family, &bo, more...)
+	if !bo.FromPixels {
+		for _, k := range option.Keys(&po) {
+			if _, given := family[k]; given {
+				err = errors.Join(err, fmt.Errorf("option %s: takes effect only with from_pixels = true", k))
+			}
 		}
-		opts.values[od.name] = v
 	}
-	var pix pixelConfig
-	if fo.Bool("from_pixels", false) {
-		pix = pixelConfig{size: fo.Int("pixels_size", 84), stack: fo.Int("frame_stack", 3), camera: fo.Int("camera_id", 0),
-			fast: fo.Bool("pixels_fast", false)}
-		fo.Check(pix.size >= 1 && pix.size <= 1024, "pixels_size", "%d: must be 1 to 1024 (the pictures' side in pixels)", pix.size)
-		fo.Check(pix.stack >= 1 && pix.stack <= 16, "frame_stack", "%d: must be 1 to 16 (pictures per observation)", pix.stack)
-		fo.Check(pix.camera >= 0, "camera_id", "%d: must be a camera id >= 0", pix.camera)
-	}
-	if err := fo.Err(); err != nil {
+	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: %w", d.id(), err)
+	}
+	frameSkip := bo.FrameSkip
+	var pix pixelConfig
+	if bo.FromPixels {
+		pix = pixelConfig{size: po.PixelsSize, stack: po.FrameStack, camera: po.CameraID, fast: po.PixelsFast}
 	}
 	if err := mujoco.Load(); err != nil {
 		return envpool.Spec{}, nil, err
