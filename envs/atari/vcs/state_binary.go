@@ -104,7 +104,7 @@ func (s *State) UnmarshalBinary(b []byte) error {
 		t.bufs[i] = make([]byte, bufSize)
 		d.Bytes(t.bufs[i])
 	}
-	if err := d.Err(); err != nil {
+	if err := d.Finish(); err != nil {
 		return err
 	}
 	t.valid = true
@@ -331,7 +331,7 @@ func (r *Random) UnmarshalBinary(b []byte) error {
 	d := binstate.NewDecoder(b, "vcs: random generator state")
 	var t Random
 	decodeRandom(d, &t)
-	if err := d.Err(); err != nil {
+	if err := d.Finish(); err != nil {
 		return err
 	}
 	*r = t
@@ -366,7 +366,7 @@ func (in *Input) UnmarshalBinary(b []byte) error {
 	d := binstate.NewDecoder(b, "vcs: input state")
 	var t Input
 	decodeInput(d, &t)
-	if err := d.Err(); err != nil {
+	if err := d.Finish(); err != nil {
 		return err
 	}
 	*in = t

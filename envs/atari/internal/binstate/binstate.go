@@ -2,7 +2,7 @@
 // emulator: fixed-size little-endian values written field by field, in an order the
 // writer and the reader of each state agree on. A Decoder records the first problem
 // (a truncated state, a value out of range) and reads zeros after it, so a decoding
-// function reads every field and checks Err once at the end.
+// function reads every field and calls Finish once at the end.
 package binstate
 
 import (
@@ -192,9 +192,12 @@ func (d *Decoder) Blob() []byte {
 	return d.take(int(n))
 }
 
-// Err returns the first problem met, or an error if bytes are left over (the state
-// was written by a different encoder).
-func (d *Decoder) Err() error {
+// Err returns the first problem met so far, if any.
+func (d *Decoder) Err() error { return d.err }
+
+// Finish returns the first problem met, or an error if bytes are left over (the
+// state was written by a different encoder). Call it once every field is read.
+func (d *Decoder) Finish() error {
 	if d.err == nil && len(d.b) != 0 {
 		d.err = fmt.Errorf("%s has %d unexpected bytes at its end", d.what, len(d.b))
 	}
