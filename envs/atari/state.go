@@ -2,6 +2,7 @@ package atari
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/rlpool/rlpool/envs/atari/internal/binstate"
 	"github.com/rlpool/rlpool/envs/atari/vcs"
@@ -59,6 +60,98 @@ func (r *videoCubeReader) stateFields() ([]*int, []*bool) {
 	return r.with([]*int{&r.faces, &r.timer[0], &r.timer[1]})
 }
 
+// envState is an Env's saved state, staged: MarshalBinary fills it from the env and
+// encodes it; UnmarshalBinary decodes into one and applies it only once all of it is
+// valid.
+type envState struct {
+	md5     []byte
+	shape   [6]int // see Env.shape
+	machine []byte // vcs.State's encoding
+
+	// The ALE.
+	input          []byte // vcs.Input's encoding
+	paddles        [2]int32
+	rng            []byte // vcs.Random's encoding
+	heldA, heldB   uint8
+	frame, epFrame int
+	readerInts     []int
+	readerBools    []bool
+
+	// The preprocessing.
+	noopRNG             []byte
+	elapsed, lives      int
+	failed, renderAll   bool
+	rawReward, discount float32
+	head                int
+	stack               []uint8
+}
+
+// shapeNames names the values of Env.shape in errors.
+var shapeNames = [6]string{"mode", "difficulty", "stack_num", "colour planes", "img_height", "img_width"}
+
+// shape lists what an env's state must agree on with the env it is restored into,
+// besides the game: the mode, the difficulty and the frame stack's geometry.
+func (e *Env) shape() [6]int {
+	return [6]int{e.ale.mode, e.ale.difficulty, e.cfg.StackNum, e.planes, e.cfg.ImgHeight, e.cfg.ImgWidth}
+}
+
+// fields walks the state's encoding for c. When reading, s must hold the restoring
+// env's own md5, shape, reader field counts and stack size, which the state must match.
+func (s *envState) fields(c *binstate.Codec) error {
+	v := uint8(EnvStateFormat)
+	if c.U8(&v); v != EnvStateFormat && c.Err() == nil {
+		return fmt.Errorf("%s has format version %d; this build reads version %d", c.What(), v, EnvStateFormat)
+	}
+	md5 := s.md5
+	if c.Blob(&md5); string(md5) != string(s.md5) && c.Err() == nil {
+		name := "an unknown ROM"
+		if g, ok := gamesByMD5[string(md5)]; ok {
+			name = g.Name
+		}
+		return fmt.Errorf("%s was saved from %s (md5 %s); restore it into an env of the same game", c.What(), name, md5)
+	}
+	for i := range s.shape {
+		v := s.shape[i]
+		if c.Int(&v); v != s.shape[i] && c.Err() == nil {
+			return fmt.Errorf("%s was saved with %s %d, this env has %d; restore it into an env of the same configuration", c.What(), shapeNames[i], v, s.shape[i])
+		}
+	}
+	c.Blob(&s.machine)
+
+	c.Blob(&s.input)
+	c.I32(&s.paddles[0])
+	c.I32(&s.paddles[1])
+	c.Blob(&s.rng)
+	c.U8(&s.heldA)
+	c.U8(&s.heldB)
+	c.Check(s.heldA < NumActions && s.heldB < NumActions, "held actions %d and %d are not ALE actions", s.heldA, s.heldB)
+	c.IntIn("frame count", &s.frame, 0, math.MaxInt)
+	c.IntIn("episode frame count", &s.epFrame, 0, math.MaxInt)
+	n := len(s.readerInts)
+	c.Int(&n)
+	c.Check(n == len(s.readerInts), "the game reader saved %d numbers, this build's has %d", n, len(s.readerInts))
+	for i := range s.readerInts {
+		c.Int(&s.readerInts[i])
+	}
+	n = len(s.readerBools)
+	c.Int(&n)
+	c.Check(n == len(s.readerBools), "the game reader saved %d flags, this build's has %d", n, len(s.readerBools))
+	for i := range s.readerBools {
+		c.Bool(&s.readerBools[i])
+	}
+
+	c.Blob(&s.noopRNG)
+	c.IntIn("elapsed steps", &s.elapsed, 0, math.MaxInt)
+	c.Int(&s.lives)
+	c.Bool(&s.failed)
+	c.F32(&s.rawReward)
+	c.F32(&s.discount)
+	c.Bool(&s.renderAll)
+	c.IntIn("frame stack head", &s.head, 0, s.shape[2]-1)
+	c.Bytes(s.stack)
+	return nil
+}
+
 // MarshalBinary saves everything that decides the env's future observations, rewards,
 // infos and terminations, so that an env restored from it (UnmarshalBinary, on an env
 // built for the same game and configuration with any seed) continues exactly as this
@@ -78,59 +171,31 @@ func (e *Env) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc := &binstate.Encoder{B: make([]byte, 0, len(mach)+len(e.stack)+8192)}
-	enc.U8(EnvStateFormat)
-	enc.Blob([]byte(a.game.MD5))
-	for _, v := range e.shape() {
-		enc.Int(v)
+	s := envState{
+		md5: []byte(a.game.MD5), shape: e.shape(), machine: mach,
+		input: must(a.in.MarshalBinary()), paddles: a.paddles, rng: must(a.rng.MarshalBinary()),
+		heldA: uint8(a.heldA), heldB: uint8(a.heldB), frame: a.frame, epFrame: a.episodeFrame,
+		noopRNG: must(e.noopRNG.MarshalBinary()), elapsed: e.elapsed, lives: e.lives,
+		failed: e.failed, renderAll: e.renderAll, rawReward: e.rawReward, discount: e.discount,
+		head: e.head, stack: e.stack,
 	}
-	enc.Blob(mach)
-
-	// The ALE.
-	in, _ := a.in.MarshalBinary()
-	enc.Blob(in)
-	enc.I32(a.paddles[0])
-	enc.I32(a.paddles[1])
-	enc.Bytes(mustMarshal(&a.rng))
-	enc.U8(uint8(a.heldA))
-	enc.U8(uint8(a.heldB))
-	enc.Int(a.frame)
-	enc.Int(a.episodeFrame)
 	ints, bools := sr.stateFields()
-	enc.Int(len(ints))
-	for _, v := range ints {
-		enc.Int(*v)
+	for _, p := range ints {
+		s.readerInts = append(s.readerInts, *p)
 	}
-	enc.Int(len(bools))
-	for _, v := range bools {
-		enc.Bool(*v)
+	for _, p := range bools {
+		s.readerBools = append(s.readerBools, *p)
 	}
-
-	// The preprocessing.
-	enc.Bytes(mustMarshal(&e.noopRNG))
-	enc.Int(e.elapsed)
-	enc.Int(e.lives)
-	enc.Bool(e.failed)
-	enc.F32(e.rawReward)
-	enc.F32(e.discount)
-	enc.Bool(e.renderAll)
-	enc.Int(e.head)
-	enc.Bytes(e.stack)
-	enc.Seal(0)
-	return enc.B, nil
+	c := binstate.NewWriter(make([]byte, 0, len(mach)+len(e.stack)+8192))
+	if err := s.fields(c); err != nil {
+		return nil, err
+	}
+	c.Seal(0)
+	return c.Data(), nil
 }
 
-// mustMarshal encodes a generator (which cannot fail).
-func mustMarshal(r *vcs.Random) []byte {
-	b, _ := r.MarshalBinary()
-	return b
-}
-
-// shape lists what an env's state must agree on with the env it is restored into,
-// besides the game: the mode, the difficulty and the frame stack's geometry.
-func (e *Env) shape() []int {
-	return []int{e.ale.mode, e.ale.difficulty, e.cfg.StackNum, e.planes, e.cfg.ImgHeight, e.cfg.ImgWidth}
-}
+// must returns the encoding of a value whose encoding cannot fail.
+func must(b []byte, _ error) []byte { return b }
 
 // UnmarshalBinary restores a state saved by MarshalBinary. The env must play the same
 // game (ROM), mode and difficulty with the same frame stack geometry; its seed does
@@ -140,76 +205,47 @@ func (e *Env) shape() []int {
 func (e *Env) UnmarshalBinary(data []byte) error {
 	a := e.ale
 	what := fmt.Sprintf("atari: %s env state", a.game.Name)
-	d, err := binstate.Open(data, what)
+	c, err := binstate.Open(data, what)
 	if err != nil {
 		return err
 	}
-	if v := d.U8(); v != EnvStateFormat {
-		return fmt.Errorf("%s has format version %d; this build reads version %d", what, v, EnvStateFormat)
-	}
-	if md5 := string(d.Blob()); d.Err() == nil && md5 != a.game.MD5 {
-		name := "an unknown ROM"
-		if g, ok := gamesByMD5[md5]; ok {
-			name = g.Name
-		}
-		return fmt.Errorf("%s was saved from %s (md5 %s); restore it into an env of the same game", what, name, md5)
-	}
-	want := e.shape()
-	for i, n := range []string{"mode", "difficulty", "stack_num", "colour planes", "img_height", "img_width"} {
-		if v := d.Int(); d.Err() == nil && v != want[i] {
-			return fmt.Errorf("%s was saved with %s %d, this env has %d; restore it into an env of the same configuration", what, n, v, want[i])
-		}
-	}
-	var st vcs.State
-	if err := st.UnmarshalBinary(d.Blob()); d.Err() == nil && err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-
-	var in vcs.Input
-	if err := in.UnmarshalBinary(d.Blob()); d.Err() == nil && err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	paddles := [2]int32{d.I32(), d.I32()}
-	var rng, noopRNG vcs.Random
-	decodeRandom(d, &rng)
-	heldA := Action(d.U8())
-	heldB := Action(d.U8())
-	d.Check(heldA < NumActions && heldB < NumActions, "held actions %d and %d are not ALE actions", heldA, heldB)
-	frame := d.IntIn("frame count", 0, 1<<62)
-	episodeFrame := d.IntIn("episode frame count", 0, 1<<62)
 	reader := a.game.NewReader()
 	ints, bools := reader.(savedReader).stateFields()
-	d.Check(d.Int() == len(ints), "the game reader's state does not match this build's")
-	for _, v := range ints {
-		*v = d.Int()
-	}
-	d.Check(d.Int() == len(bools), "the game reader's state does not match this build's")
-	for _, v := range bools {
-		*v = d.Bool()
-	}
-
-	decodeRandom(d, &noopRNG)
-	elapsed := d.IntIn("elapsed steps", 0, 1<<62)
-	lives := d.Int()
-	failed := d.Bool()
-	rawReward := d.F32()
-	discount := d.F32()
-	renderAll := d.Bool()
-	head := d.IntIn("frame stack head", 0, e.cfg.StackNum-1)
-	stack := make([]uint8, len(e.stack))
-	d.Bytes(stack)
-	if err := d.Finish(); err != nil {
+	s := envState{md5: []byte(a.game.MD5), shape: e.shape(), readerInts: make([]int, len(ints)),
+		readerBools: make([]bool, len(bools)), stack: make([]uint8, len(e.stack))}
+	if err := s.fields(c); err != nil {
 		return err
+	}
+	if err := c.Finish(); err != nil {
+		return err
+	}
+	var (
+		st           vcs.State
+		in           vcs.Input
+		rng, noopRNG vcs.Random
+	)
+	for _, u := range []struct {
+		dst interface{ UnmarshalBinary([]byte) error }
+		b   []byte
+	}{{&st, s.machine}, {&in, s.input}, {&rng, s.rng}, {&noopRNG, s.noopRNG}} {
+		if err := u.dst.UnmarshalBinary(u.b); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
 	}
 	if err := e.con.Restore(&st); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-
-	a.in, a.paddles, a.rng, a.heldA, a.heldB = in, paddles, rng, heldA, heldB
-	a.frame, a.episodeFrame, a.reader = frame, episodeFrame, reader
-	e.noopRNG, e.elapsed, e.lives, e.failed = noopRNG, elapsed, lives, failed
-	e.rawReward, e.discount, e.renderAll, e.head = rawReward, discount, renderAll, head
-	copy(e.stack, stack)
+	for i, p := range ints {
+		*p = s.readerInts[i]
+	}
+	for i, p := range bools {
+		*p = s.readerBools[i]
+	}
+	a.in, a.paddles, a.rng, a.heldA, a.heldB = in, s.paddles, rng, Action(s.heldA), Action(s.heldB)
+	a.frame, a.episodeFrame, a.reader = s.frame, s.epFrame, reader
+	e.noopRNG, e.elapsed, e.lives, e.failed = noopRNG, s.elapsed, s.lives, s.failed
+	e.rawReward, e.discount, e.renderAll, e.head = s.rawReward, s.discount, s.renderAll, s.head
+	copy(e.stack, s.stack)
 	// The caches of the last frames and their resized rows describe frames the
 	// restored machine never showed: the next observation is computed from scratch.
 	e.pairValid = false
@@ -217,13 +253,4 @@ func (e *Env) UnmarshalBinary(data []byte) error {
 		r.primed = false
 	}
 	return nil
-}
-
-// decodeRandom reads a generator that mustMarshal wrote.
-func decodeRandom(d *binstate.Decoder, r *vcs.Random) {
-	b := make([]byte, len(mustMarshal(r)))
-	d.Bytes(b)
-	if err := r.UnmarshalBinary(b); d.Err() == nil && err != nil {
-		d.Fail("%v", err)
-	}
 }
