@@ -40,7 +40,8 @@ func (c *Console) Save(s *State) {
 
 // Load restores a state saved from this console (or one built from the same ROM and
 // Config). Loading a State that was never saved does nothing; loading one saved from a
-// different kind of cartridge is a programming error and panics.
+// different kind of cartridge is a programming error and panics (Restore reports it as
+// an error instead, for states decoded from bytes).
 func (c *Console) Load(s *State) {
 	if !s.valid {
 		return

@@ -43,15 +43,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	_ = dir
 	for _, game := range []string{"pong", "breakout", "space_invaders", "ms_pacman", "elevator_action", "montezuma_revenge", "robotank", "pitfall2", "klax"} {
 		t.Run(game, func(t *testing.T) {
-			cfg := gameConfig(game)
-			c, err := NewConsole(loadROM(t, game+".bin"), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := &aleDriver{c: c, game: game, paddles: cfg.Paddles}
-			if err := d.resetGame(); err != nil {
-				t.Fatal(err)
-			}
+			d := newDriver(t, game)
+			c := d.c
 			all := []int{0, 1, 2, 3, 4, 5, 11, 12}
 			runActions(t, d, randomActions(200, all, 7))
 			var s State
