@@ -10,7 +10,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"github.com/rlpool/rlpool/agent/gop"
+	"github.com/rlpool/rlpool/agent/customop"
 	"github.com/rlpool/rlpool/agent/model"
 )
 
@@ -199,7 +199,7 @@ func vtraceLoss(logits, values *G.Node, st *lossState) (*G.Node, error) {
 
 // lossOp is the V-trace loss: (logits, values) -> scalar.
 type lossOp struct {
-	gop.Owned
+	customop.Owned
 	st *lossState
 }
 
@@ -208,7 +208,7 @@ func (op lossOp) Arity() int { return 2 }
 
 // Type implements gorgonia.Op; a fresh type per call, as Gorgonia pools types.
 func (op lossOp) Type() hm.Type {
-	return hm.NewFnType(gop.TensorType(2, op.st.dt), gop.TensorType(1, op.st.dt), op.st.dt)
+	return hm.NewFnType(customop.TensorType(2, op.st.dt), customop.TensorType(1, op.st.dt), op.st.dt)
 }
 
 // InferShape implements gorgonia.Op: a scalar.
@@ -238,7 +238,7 @@ func (op lossOp) Do(in ...G.Value) (G.Value, error) {
 func (op lossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.impala.vtraceloss#%d", op.st.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op lossOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op lossOp) Hashcode() uint32 { return customop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op lossOp) String() string { return fmt.Sprintf("VTraceLoss#%d", op.st.id) }
@@ -254,7 +254,7 @@ func (op lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 	if err != nil {
 		return nil, err
 	}
-	dv, err := gop.Pick(back, op.st, 1, "vtraceloss.dvalues")
+	dv, err := customop.Pick(back, op.st, 1, "vtraceloss.dvalues")
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (op lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) 
 
 // lossBackOp computes both gradients and returns d loss/d logits.
 type lossBackOp struct {
-	gop.Grad
+	customop.Grad
 	st *lossState
 }
 
@@ -273,7 +273,7 @@ func (op lossBackOp) Arity() int { return 4 }
 // Type implements gorgonia.Op.
 func (op lossBackOp) Type() hm.Type {
 	dt := op.st.dt
-	return hm.NewFnType(gop.TensorType(2, dt), gop.TensorType(1, dt), dt, dt, gop.TensorType(2, dt))
+	return hm.NewFnType(customop.TensorType(2, dt), customop.TensorType(1, dt), dt, dt, customop.TensorType(2, dt))
 }
 
 // InferShape implements gorgonia.Op.
@@ -309,7 +309,7 @@ func (op lossBackOp) Do(in ...G.Value) (G.Value, error) {
 			st.dValues.([]float32)[i] = float32(x)
 		}
 	}
-	return gop.Wrap(&st.dLogitsT, st.dLogits, tensor.Shape{st.rows(), st.A})
+	return customop.Wrap(&st.dLogitsT, st.dLogits, tensor.Shape{st.rows(), st.A})
 }
 
 // WriteHash implements gorgonia.Op.
@@ -318,15 +318,15 @@ func (op lossBackOp) WriteHash(h hash.Hash) {
 }
 
 // Hashcode implements gorgonia.Op.
-func (op lossBackOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op lossBackOp) Hashcode() uint32 { return customop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op lossBackOp) String() string { return fmt.Sprintf("VTraceLossBackward#%d", op.st.id) }
 
-// ResultShape implements gop.Results: d loss/d values, one per row.
+// ResultShape implements customop.Results: d loss/d values, one per row.
 func (st *lossState) ResultShape(int) tensor.Shape { return tensor.Shape{st.rows()} }
 
-// Result implements gop.Results: d loss/d values as the backward op left them.
+// Result implements customop.Results: d loss/d values as the backward op left them.
 func (st *lossState) Result(int) (*tensor.Dense, error) {
-	return gop.Wrap(&st.dValuesT, st.dValues, tensor.Shape{st.rows()})
+	return customop.Wrap(&st.dValuesT, st.dValues, tensor.Shape{st.rows()})
 }

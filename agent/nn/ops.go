@@ -8,14 +8,14 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/customop"
 	"github.com/rlpool/rlpool/agent/dnnl"
-	"github.com/rlpool/rlpool/agent/gop"
 )
 
 // The ops in this file follow docs/design/custom-ops.md: each computes into buffers it
 // owns and returns them from Do (vm.Reset clears every register, so an op that
 // allocated its result would allocate every step). A layer's backward pass is one node
-// computing all of its gradients and returning dW, plus gop.Pick nodes for db and dx.
+// computing all of its gradients and returning dW, plus customop.Pick nodes for db and dx.
 // Every op has a unique id in its hash so that the graph never merges two of them.
 //
 // Consequences for users: a Value read from one of these nodes is overwritten by the
@@ -58,7 +58,7 @@ func floats[T Float](v G.Value, n int, what string) ([]T, error) {
 	return s, nil
 }
 
-// Result numbers of a layer's pick nodes (gop.Results).
+// Result numbers of a layer's pick nodes (customop.Results).
 const (
 	pickDB = 1
 	pickDX = 2
@@ -83,11 +83,11 @@ type layer struct {
 }
 
 func newLayer(name string, x, w *G.Node, y tensor.Shape, bias int, needDX bool) *layer {
-	return &layer{id: gop.NextID(), name: name, xdt: x.Dtype(), dt: w.Dtype(),
+	return &layer{id: customop.NextID(), name: name, xdt: x.Dtype(), dt: w.Dtype(),
 		x: x.Shape().Clone(), w: w.Shape().Clone(), y: y, bias: bias, needDX: needDX}
 }
 
-// ResultShape implements gop.Results.
+// ResultShape implements customop.Results.
 func (l *layer) ResultShape(which int) tensor.Shape {
 	if which == pickDB {
 		return tensor.Shape{l.bias}
@@ -95,7 +95,7 @@ func (l *layer) ResultShape(which int) tensor.Shape {
 	return l.x.Clone()
 }
 
-// Result implements gop.Results: db or dx as the backward op left them.
+// Result implements customop.Results: db or dx as the backward op left them.
 func (l *layer) Result(which int) (*tensor.Dense, error) {
 	var d any
 	if l.k32 != nil {
@@ -109,7 +109,7 @@ func (l *layer) Result(which int) (*tensor.Dense, error) {
 	if which == pickDB {
 		t = &l.dbT
 	}
-	return gop.Wrap(t, d, l.ResultShape(which))
+	return customop.Wrap(t, d, l.ResultShape(which))
 }
 
 func pickOf[T Float](which int, db, dx []T) []T {
@@ -121,7 +121,7 @@ func pickOf[T Float](which int, db, dx []T) []T {
 
 // forwardOp is y = layer(x, w, b).
 type forwardOp struct {
-	gop.Owned
+	customop.Owned
 	l *layer
 }
 
@@ -132,7 +132,7 @@ func (op forwardOp) Arity() int { return 3 }
 // types to a pool.
 func (op forwardOp) Type() hm.Type {
 	l := op.l
-	return hm.NewFnType(gop.TensorType(l.x.Dims(), l.xdt), gop.TensorType(l.w.Dims(), l.dt), gop.TensorType(1, l.dt), gop.TensorType(l.y.Dims(), l.dt))
+	return hm.NewFnType(customop.TensorType(l.x.Dims(), l.xdt), customop.TensorType(l.w.Dims(), l.dt), customop.TensorType(1, l.dt), customop.TensorType(l.y.Dims(), l.dt))
 }
 
 // InferShape implements gorgonia.Op with a fresh shape.
@@ -142,7 +142,7 @@ func (op forwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.
 func (op forwardOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.layer#%d", op.l.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op forwardOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op forwardOp) Hashcode() uint32 { return customop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op forwardOp) String() string { return fmt.Sprintf("%s#%d", op.l.name, op.l.id) }
@@ -166,7 +166,7 @@ func (op forwardOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gop.Wrap(&l.yT, y, l.y)
+	return customop.Wrap(&l.yT, y, l.y)
 }
 
 func forward[T Float](l *layer, k kernels[T], x any, wv, bv G.Value) ([]T, error) {
@@ -199,13 +199,13 @@ func (op forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, erro
 	if err != nil {
 		return nil, err
 	}
-	db, err := gop.Pick(bw, l, pickDB, l.name+".db")
+	db, err := customop.Pick(bw, l, pickDB, l.name+".db")
 	if err != nil {
 		return nil, err
 	}
 	var dx *G.Node
 	if l.needDX {
-		if dx, err = gop.Pick(bw, l, pickDX, l.name+".dx"); err != nil {
+		if dx, err = customop.Pick(bw, l, pickDX, l.name+".dx"); err != nil {
 			return nil, err
 		}
 	}
@@ -215,7 +215,7 @@ func (op forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, erro
 // backwardOp computes a layer's dW (its result), db and dx (read by pick nodes) from
 // (x, w, y, dy).
 type backwardOp struct {
-	gop.Grad
+	customop.Grad
 	l *layer
 }
 
@@ -226,7 +226,7 @@ func (op backwardOp) Arity() int { return 4 }
 func (op backwardOp) Type() hm.Type {
 	l := op.l
 	yd := l.y.Dims()
-	return hm.NewFnType(gop.TensorType(l.x.Dims(), l.xdt), gop.TensorType(l.w.Dims(), l.dt), gop.TensorType(yd, l.dt), gop.TensorType(yd, l.dt), gop.TensorType(l.w.Dims(), l.dt))
+	return hm.NewFnType(customop.TensorType(l.x.Dims(), l.xdt), customop.TensorType(l.w.Dims(), l.dt), customop.TensorType(yd, l.dt), customop.TensorType(yd, l.dt), customop.TensorType(l.w.Dims(), l.dt))
 }
 
 // InferShape implements gorgonia.Op: dW's shape.
@@ -236,7 +236,7 @@ func (op backwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op
 func (op backwardOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "rlpool.nn.layerback#%d", op.l.id) }
 
 // Hashcode implements gorgonia.Op.
-func (op backwardOp) Hashcode() uint32 { return gop.Hash(op) }
+func (op backwardOp) Hashcode() uint32 { return customop.Hash(op) }
 
 // String implements fmt.Stringer.
 func (op backwardOp) String() string { return fmt.Sprintf("%s.backward#%d", op.l.name, op.l.id) }
@@ -260,7 +260,7 @@ func (op backwardOp) Do(in ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gop.Wrap(&l.dwT, dw, l.w)
+	return customop.Wrap(&l.dwT, dw, l.w)
 }
 
 func backward[T Float](l *layer, k kernels[T], x any, in []G.Value) ([]T, error) {

@@ -9,10 +9,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/play"
 	"github.com/rlpool/rlpool/internal/render"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 )
 
 // runEval is `train eval -run RUNDIR`: it plays a run's saved policy, prints each
@@ -68,15 +68,15 @@ func evalMain(args []string, w io.Writer) error {
 		fs.Usage()
 		return errors.New("give the run to play with -run, e.g. train eval -run runs/cartpole-20260101-120000-s1 (or -random -task TASK)")
 	default:
-		if !runs.IsRunDir(dir) {
-			r, err := runs.Resolve(dir, *base)
+		if !inspect.IsRunDir(dir) {
+			r, err := inspect.Resolve(dir, *base)
 			if err != nil {
 				return err
 			}
 			dir = r.Path
 		}
 		if *random {
-			r, err := runs.Load(dir)
+			r, err := inspect.Load(dir)
 			if err != nil {
 				return err
 			}
@@ -133,7 +133,7 @@ func evalMain(args []string, w io.Writer) error {
 		xs[i] = e.Return
 		lo, hi = math.Min(lo, e.Return), math.Max(hi, e.Return)
 	}
-	m, s := runs.MeanStd(xs)
+	m, s := inspect.MeanStd(xs)
 	fmt.Fprintf(w, "mean return %.2f +- %.2f over %d episodes (min %.2f, max %.2f)\n", m, s, len(eps), lo, hi)
 	if rec != nil {
 		err := rundir.WriteAtomic(*gifPath, rec.Encode)

@@ -28,7 +28,7 @@ import (
 	"time"
 
 	_ "github.com/rlpool/rlpool/envs/all"
-	"github.com/rlpool/rlpool/internal/train"
+	"github.com/rlpool/rlpool/internal/trainer"
 )
 
 // subcommand is one entry of the dispatch table.
@@ -127,7 +127,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 		sets = append(sets, "run.seed="+*seed)
 	}
 	// Progress on: a live line on a terminal, plain periodic lines in a log file.
-	opts := train.Options{Stdout: stdout, Stderr: stderr, Progress: true}
+	opts := trainer.Options{Stdout: stdout, Stderr: stderr, Progress: true}
 	switch {
 	case *resume != "" && *configPath != "":
 		fmt.Fprintln(stderr, "train: use -config for a new run or -resume for an old one, not both (a resumed run keeps its own config.toml)")
@@ -173,7 +173,7 @@ func trainMain(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := interruptContext(stderr, "train: interrupted: finishing this update and writing a checkpoint (Ctrl-C again to quit at once)", quit)
 	defer stop()
-	res, err := train.Run(ctx, opts)
+	res, err := trainer.Run(ctx, opts)
 	if err != nil {
 		if res != nil && res.Dir != "" {
 			fmt.Fprintf(stderr, "train: %s: %v\n", res.Dir, err)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rlpool/rlpool/internal/runs"
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/slurm"
 )
 
@@ -49,10 +49,10 @@ func runsMain(args []string, w io.Writer) error {
 		}
 		return err
 	}
-	load := func(names []string) ([]*runs.Run, error) {
-		var rs []*runs.Run
+	load := func(names []string) ([]*inspect.Run, error) {
+		var rs []*inspect.Run
 		for _, n := range names {
-			r, err := runs.Resolve(n, *base)
+			r, err := inspect.Resolve(n, *base)
 			if err != nil {
 				return nil, err
 			}
@@ -65,14 +65,14 @@ func runsMain(args []string, w io.Writer) error {
 		if len(pos) == 0 {
 			pos = []string{*base}
 		}
-		rs, skipped, err := runs.ListMany(pos)
+		rs, skipped, err := inspect.ListMany(pos)
 		if err != nil {
 			return err
 		}
-		if err := runs.AttachJobStates(rs, &slurm.Client{}); err != nil {
+		if err := inspect.AttachJobStates(rs, &slurm.Client{}); err != nil {
 			fmt.Fprintf(w, "note: no Slurm states for the submitted runs: %v\n", err)
 		}
-		return runs.WriteList(w, rs, skipped)
+		return inspect.WriteList(w, rs, skipped)
 	case "show":
 		if len(pos) != 1 {
 			return errors.New("runs show takes one run: train runs show RUN")
@@ -91,7 +91,7 @@ func runsMain(args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return runs.WriteShow(w, rs[0], ths)
+		return inspect.WriteShow(w, rs[0], ths)
 	case "plot":
 		if len(pos) == 0 {
 			return errors.New("runs plot takes one or more runs: train runs plot RUN... [-x steps|time] [-o FILE.png]")
@@ -104,7 +104,7 @@ func runsMain(args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := runs.WritePlot(f, rs, runs.Axis(*axis)); err != nil {
+		if err := inspect.WritePlot(f, rs, inspect.Axis(*axis)); err != nil {
 			f.Close()
 			os.Remove(*out)
 			return err
@@ -112,7 +112,7 @@ func runsMain(args []string, w io.Writer) error {
 		if err := f.Close(); err != nil {
 			return err
 		}
-		groups := runs.GroupBySeed(rs)
+		groups := inspect.GroupBySeed(rs)
 		fmt.Fprintf(w, "wrote %s: %d run(s) in %d curve(s) against %s\n", *out, len(rs), len(groups), *axis)
 		for _, g := range groups {
 			fmt.Fprintf(w, "  %s: %d run(s)\n", g.Label, len(g.Runs))
@@ -126,7 +126,7 @@ func runsMain(args []string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return runs.WriteCompare(w, rs[0], rs[1])
+		return inspect.WriteCompare(w, rs[0], rs[1])
 	}
 	fmt.Fprint(w, runsUsage)
 	return fmt.Errorf("unknown runs subcommand %q: use list, show, plot or compare", cmd)

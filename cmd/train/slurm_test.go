@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 	"github.com/rlpool/rlpool/internal/slurm"
 	"github.com/rlpool/rlpool/internal/sweep"
-	"github.com/rlpool/rlpool/internal/train"
+	"github.com/rlpool/rlpool/internal/trainer"
 )
 
 // The tests in this file submit to a real Slurm cluster: `make test` brings up a
@@ -93,7 +93,7 @@ func testSweepOptions(t *testing.T, cl *slurm.Client) sweep.Options {
 		t.Fatal(err)
 	}
 	return sweep.Options{Exe: exe, CPUs: 1, Poll: 100 * time.Millisecond, Local: sweep.LocalExecutor{Grace: time.Minute},
-		Slurm: sweep.SlurmExecutor{Client: cl, Prepare: train.Prepare, OutputWait: time.Minute}}
+		Slurm: sweep.SlurmExecutor{Client: cl, Prepare: trainer.Prepare, OutputWait: time.Minute}}
 }
 
 func loadResults(t *testing.T, specPath string) (*sweep.Spec, []sweep.Record) {
@@ -410,7 +410,7 @@ func TestSlurmRequeuedTrialResumes(t *testing.T) {
 			}
 			t.Fatalf("%s: %+v\n%s\n%s", ex, recs, out.String(), text.String())
 		}
-		run, err := runs.Load(filepath.Join(s.Folder(), recs[0].RunDir))
+		run, err := inspect.Load(filepath.Join(s.Folder(), recs[0].RunDir))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -480,7 +480,7 @@ func TestSlurmSubmit(t *testing.T) {
 		t.Errorf("runs list of a submitted run shows no Slurm state: %v\n%s", err, out.String())
 	}
 	waitFor(t, "the submitted run to finish", 3*time.Minute, func() bool {
-		rs, _, _ := runs.List(dir)
+		rs, _, _ := inspect.List(dir)
 		return len(rs) == 1 && rs[0].Status == rundir.StatusFinished
 	})
 	for _, bad := range [][]string{{"-partition", "nosuch"}, {"-time", "soon"}, {"-binary", "/nonexistent/train"}} {
@@ -489,7 +489,7 @@ func TestSlurmSubmit(t *testing.T) {
 			t.Errorf("submit %v: %v, want an error naming %s", bad, err, bad[1])
 		}
 	}
-	if rs, _, _ := runs.List(dir); len(rs) != 1 {
+	if rs, _, _ := inspect.List(dir); len(rs) != 1 {
 		t.Errorf("refused submissions left %d runs, want 1", len(rs))
 	}
 }

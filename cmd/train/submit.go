@@ -12,7 +12,7 @@ import (
 
 	"github.com/rlpool/rlpool/internal/rundir"
 	"github.com/rlpool/rlpool/internal/slurm"
-	"github.com/rlpool/rlpool/internal/train"
+	"github.com/rlpool/rlpool/internal/trainer"
 )
 
 // submitUsage is the text `train submit -help` prints above the flags.
@@ -103,7 +103,7 @@ func submitMain(args []string, w io.Writer, cl *slurm.Client) error {
 	if cfg.Env.NumThreads == 0 {
 		cfg.Env.NumThreads = o.CPUs()
 	}
-	dir, err := train.Prepare(cfg, source)
+	dir, err := trainer.Prepare(cfg, source)
 	if err != nil {
 		return err
 	}

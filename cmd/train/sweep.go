@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/rlpool/rlpool/internal/sweep"
-	"github.com/rlpool/rlpool/internal/train"
+	"github.com/rlpool/rlpool/internal/trainer"
 )
 
 // sweepUsage is the text `train sweep -help` prints above the flags.
@@ -93,7 +93,7 @@ func sweepMain(args []string, w io.Writer) error {
 	}
 	ctx, stop := interruptContext(os.Stderr, "train sweep: interrupted: running trials write a checkpoint and stop; run the same command to continue", nil)
 	defer stop()
-	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Slurm: sweep.SlurmExecutor{Prepare: train.Prepare}})
+	_, err = sweep.Run(ctx, spec, sweep.Options{Exe: exe, Stdout: w, RetryFailed: *retry, Slurm: sweep.SlurmExecutor{Prepare: trainer.Prepare}})
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)
 	}

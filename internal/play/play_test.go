@@ -20,7 +20,7 @@ import (
 	_ "github.com/rlpool/rlpool/envs/classic"
 	"github.com/rlpool/rlpool/internal/config"
 	"github.com/rlpool/rlpool/internal/render"
-	"github.com/rlpool/rlpool/internal/train"
+	"github.com/rlpool/rlpool/internal/trainer"
 )
 
 // trainRun trains the run that sets describe and returns its directory.
@@ -30,7 +30,7 @@ func trainRun(t *testing.T, sets []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := train.Run(context.Background(), train.Options{Config: cfg})
+	res, err := trainer.Run(context.Background(), trainer.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 )
 
 // LocalExecutor runs each trial as a child train process of the sweep, at most
@@ -85,7 +85,7 @@ func (ex *LocalExecutor) runTrial(ctx context.Context, sw *sweeper, t Trial) err
 	// A trial whose process finished after the sweep itself died has its run but no
 	// row yet: record it without training again.
 	if dir := sw.findRunDir(t.ID); dir != "" {
-		if r, err := runs.Load(dir); err == nil && r.Status == rundir.StatusFinished {
+		if r, err := inspect.Load(dir); err == nil && r.Status == rundir.StatusFinished {
 			return sw.record(t, Record{Status: StatusFinished, Wall: r.WallSeconds}, "found finished, not rerun")
 		}
 	}
@@ -181,6 +181,6 @@ func (sw *sweeper) finishedRun(id string) bool {
 	if dir == "" {
 		return false
 	}
-	r, err := runs.Load(dir)
+	r, err := inspect.Load(dir)
 	return err == nil && r.Status == rundir.StatusFinished
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 	"github.com/rlpool/rlpool/internal/slurm"
 )
 
@@ -480,7 +480,7 @@ func (sr *slurmRun) watch(st *slurmTrial, task slurm.Task) {
 	}
 	if !st.warned && task.Elapsed >= sr.ex.OutputWait {
 		if dir := sw.findRunDir(st.t.ID); dir != "" {
-			if r, err := runs.Load(dir); err == nil && r.Status == rundir.StatusQueued {
+			if r, err := inspect.Load(dir); err == nil && r.Status == rundir.StatusQueued {
 				st.warned = true
 				fmt.Fprintf(sw.opts.Stdout, "sweep %s: trial %s has run %s as task %s (%s) but its run directory shows no start: the sweep folder %s must be on a filesystem the compute nodes share; see %s\n",
 					sw.spec.Name, st.t.ID, task.Elapsed, st.task, task.Reason, sw.folder, sr.slurmOut(st))
@@ -511,9 +511,9 @@ func (sr *slurmRun) finish(st *slurmTrial, task slurm.Task) error {
 	sw := sr.sw
 	rec := Record{Status: StatusFailed, Wall: task.Elapsed.Seconds(), State: task.State, Log: filepath.Join(LogsDir, st.t.ID+".log")}
 	note := ""
-	var run *runs.Run
+	var run *inspect.Run
 	if dir := sw.findRunDir(st.t.ID); dir != "" {
-		run, _ = runs.Load(dir)
+		run, _ = inspect.Load(dir)
 	}
 	switch {
 	case st.stop == StatusPruned: // judged at its checkpoint, however far it ran on

@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 )
 
 // ConfigResult is one configuration's trials summarised over seeds.
@@ -61,7 +61,7 @@ func Summarise(recs []Record) []ConfigResult {
 	for _, k := range order {
 		c := byConfig[k]
 		c.Wall /= float64(c.Seeds)
-		c.Mean, c.Std = runs.MeanStd(metrics[k])
+		c.Mean, c.Std = inspect.MeanStd(metrics[k])
 		c.Metrics = len(metrics[k])
 		out = append(out, *c)
 	}
@@ -97,7 +97,7 @@ func WriteSummary(w io.Writer, s *Spec, recs []Record) error {
 		default:
 			ret = fmt.Sprintf("%.1f +- %.1f", c.Mean, c.Std)
 		}
-		cells = append(cells, fmt.Sprint(c.Seeds), ret, runs.Duration(c.Wall), statusText(c.Statuses))
+		cells = append(cells, fmt.Sprint(c.Seeds), ret, inspect.Duration(c.Wall), statusText(c.Statuses))
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/rlpool/rlpool/internal/config"
+	"github.com/rlpool/rlpool/internal/inspect"
 	"github.com/rlpool/rlpool/internal/rundir"
-	"github.com/rlpool/rlpool/internal/runs"
 )
 
 // Trial statuses in sweep.csv. A trial the sweep itself interrupted (Ctrl-C) gets no
@@ -322,7 +322,7 @@ func (sw *sweeper) prepare() error {
 	for _, r := range recs {
 		sw.records[r.Trial] = r
 		if sw.spec.Prune != nil && r.RunDir != "" {
-			if run, err := runs.Load(filepath.Join(sw.folder, r.RunDir)); err == nil {
+			if run, err := inspect.Load(filepath.Join(sw.folder, r.RunDir)); err == nil {
 				sw.reportAll(r.Trial, run, r.reportLimit())
 			}
 		}
@@ -371,7 +371,7 @@ func (sw *sweeper) findRunDir(id string) string {
 	matches, _ := filepath.Glob(filepath.Join(sw.folder, id+"-*"))
 	sort.Strings(matches)
 	for i := len(matches) - 1; i >= 0; i-- {
-		if runs.IsRunDir(matches[i]) {
+		if inspect.IsRunDir(matches[i]) {
 			return matches[i]
 		}
 	}
@@ -382,7 +382,7 @@ func (sw *sweeper) findRunDir(id string) string {
 // interrupted run of the trial has a checkpoint.
 func (sw *sweeper) args(t Trial) []string {
 	if dir := sw.findRunDir(t.ID); dir != "" {
-		r, err := runs.Load(dir)
+		r, err := inspect.Load(dir)
 		ckpt := filepath.Join(dir, rundir.CheckpointsDir, rundir.LatestCheckpoint)
 		if err == nil && r.Status == rundir.StatusInterrupted && fileExists(ckpt) {
 			return []string{"-resume", dir}
@@ -423,7 +423,7 @@ func (sw *sweeper) record(t Trial, rec Record, note string) error {
 	rec.Metric, rec.MetricStd = math.NaN(), math.NaN()
 	if dir := sw.findRunDir(t.ID); dir != "" {
 		rec.RunDir = filepath.Base(dir)
-		if run, err := runs.Load(dir); err == nil {
+		if run, err := inspect.Load(dir); err == nil {
 			rec.Metric, rec.MetricStd, rec.Episodes = run.FinalReturn(sw.spec.MetricEpisodes)
 			rec.EnvSteps = run.EnvSteps
 			if rec.Status == StatusFinished && rec.PrunedAt == 0 {
@@ -489,7 +489,7 @@ func (r *Record) reportLimit() int64 {
 
 // reportAll puts a run's metric at every prune checkpoint it has passed, up to limit,
 // on the board.
-func (sw *sweeper) reportAll(id string, run *runs.Run, limit int64) {
+func (sw *sweeper) reportAll(id string, run *inspect.Run, limit int64) {
 	if sw.spec.Prune == nil {
 		return
 	}
@@ -517,7 +517,7 @@ func (sw *sweeper) checkPrune(t Trial) int64 {
 	if dir == "" {
 		return 0
 	}
-	run, err := runs.Load(dir)
+	run, err := inspect.Load(dir)
 	if err != nil || len(run.Metrics.Rows) == 0 {
 		return 0
 	}
@@ -566,7 +566,7 @@ func (sw *sweeper) wasChecked(id string, c int64) bool {
 // judged there (it ran through them between two polls): it returns the first at which
 // the median rule prunes it, or 0. The record then does not depend on how quickly
 // the controller looked.
-func (sw *sweeper) pruneLate(id string, run *runs.Run) int64 {
+func (sw *sweeper) pruneLate(id string, run *inspect.Run) int64 {
 	if sw.spec.Prune == nil {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package gop
+package customop
 
 import (
 	"fmt"

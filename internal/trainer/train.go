@@ -1,4 +1,4 @@
-// Package train is the run loop behind `train`: it builds the learner for a config,
+// Package trainer is the run loop behind `train`: it builds the learner for a config,
 // drives it until the step budget (or the target, or an interrupt), and keeps the run
 // directory up to date: metrics.csv and episodes.csv, checkpoints (latest and best),
 // curves.png, meta.json, a progress line and periodic log lines.
@@ -6,7 +6,7 @@
 // Resuming a run reloads its config and latest checkpoint, drops log rows written after
 // that checkpoint, and continues; with env states saved by the learner and one thread
 // the resumed run's episodes.csv matches an uninterrupted run's.
-package train
+package trainer
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-// Package gop holds what the project's custom Gorgonia ops have in common
+// Package customop holds what the project's custom Gorgonia ops have in common
 // (docs/design/custom-ops.md): every one computes into buffers it owns and returns them from
 // Do, because vm.Reset clears every register and an op that allocated its result would
 // allocate on every step; gradient ops have no derivative of their own; and every op
@@ -7,7 +7,7 @@
 // The fused layers (agent/nn's convolution and dense ops) and IMPALA's V-trace loss
 // embed Owned or Grad for the methods that say so, use Hash and Wrap, and hand the
 // extra results of their backward ops to the graph with Pick.
-package gop
+package customop
 
 import (
 	"errors"
@@ -35,7 +35,7 @@ func (Owned) OverwritesInput() int { return -1 }
 
 // ErrNoSecondDerivative is what a gradient op's SymDiff returns: the project's backward
 // ops compute first derivatives only.
-var ErrNoSecondDerivative = errors.New("gop: a backward op has no derivative of its own (no second derivatives)")
+var ErrNoSecondDerivative = errors.New("customop: a backward op has no derivative of its own (no second derivatives)")
 
 // Grad is Owned plus the gorgonia.SDOp methods of a backward or pick op, which has no
 // derivative of its own.

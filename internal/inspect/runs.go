@@ -1,11 +1,11 @@
-// Package runs reads training run directories back for inspection: `train runs list`,
+// Package inspect reads training run directories back for inspection: `train runs list`,
 // `show`, `plot` and `compare`, and the sweep's final metrics.
 //
 // Reading is forgiving by design. A run directory may belong to a run that is still
 // writing, that crashed, that was killed mid-line or that predates a format change;
 // each problem found becomes a note in Run.Problems and the run is shown with what
 // could be read. Only a path that is not a run directory at all is an error.
-package runs
+package inspect
 
 import (
 	"bytes"
