@@ -16,9 +16,9 @@ _RECV_POLL_MS = 100
 
 try:  # gymnasium 1.x names the autoreset modes; EnvPool's is NEXT_STEP, as is rlpool's default.
     from gymnasium.vector.vector_env import AutoresetMode as _AutoresetMode
-    _NEXT_STEP = _AutoresetMode.NEXT_STEP
+    _AUTORESET = {"next_step": _AutoresetMode.NEXT_STEP, "same_step": _AutoresetMode.SAME_STEP}
 except Exception:  # noqa: BLE001 - any import failure means "not available"
-    _NEXT_STEP = "NextStep"
+    _AUTORESET = {"next_step": "NextStep", "same_step": "SameStep"}
 _STEP_FIRST, _STEP_MID, _STEP_LAST = 0, 1, 2
 
 
@@ -387,7 +387,18 @@ class _VectorPool(RLPool):
         return obs, b["reward"], b["terminated"], b["truncated"], info
 
 
-class GymnasiumEnvPool(_VectorPool):
+def _optional_base(module, name):
+    """The class module.name as a tuple of bases, or () when the module does not import:
+    with gymnasium or gym installed the pools are their VectorEnv or Env, as EnvPool's
+    are, so that wrappers that check the class accept them."""
+    try:
+        mod = __import__(module, fromlist=[name])
+        return (getattr(mod, name),)
+    except Exception:  # noqa: BLE001 - any import failure means "not available"
+        return ()
+
+
+class GymnasiumEnvPool(_VectorPool, *_optional_base("gymnasium.vector", "VectorEnv")):
     """A pool with gymnasium's vector interface: reset returns (obs, info), step returns
     (obs, reward, terminated, truncated, info)."""
 
@@ -397,7 +408,8 @@ class GymnasiumEnvPool(_VectorPool):
     def metadata(self):
         """Gymnasium's env metadata: no render modes (render is not available) and the
         task's render_fps."""
-        return {"render_modes": [], "render_fps": self.spec.render_fps, "autoreset_mode": _NEXT_STEP}
+        return {"render_modes": [], "render_fps": self.spec.render_fps,
+                "autoreset_mode": _AUTORESET[self._config["auto_reset"]]}
 
     @property
     def render_mode(self):
@@ -427,7 +439,7 @@ class GymnasiumEnvPool(_VectorPool):
         return super().reset(env_id)
 
 
-class GymEnvPool(_VectorPool):
+class GymEnvPool(_VectorPool, *_optional_base("gym", "Env")):
     """A pool with gym's interface as EnvPool 1.x gives it (gym >= 0.26): reset returns
     (obs, info), step returns (obs, reward, terminated, truncated, info). rlpool.legacy
     has the older four-tuple."""
