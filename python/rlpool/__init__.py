@@ -131,7 +131,7 @@ def build(task_id, env_type, kwargs, pools=None, legacy=False):
         pool = pools[env_type](task_id, options=kwargs, render_options=render, **own)
     except ValueError as e:
         raise _compat(e) from None
-    pool._config["gym_reset_return_info"] = reset_info
+    pool.spec._config["gym_reset_return_info"] = pool._config["gym_reset_return_info"] = reset_info
     return pool
 
 

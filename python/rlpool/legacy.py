@@ -38,10 +38,10 @@ class LegacyGymEnvPool(GymEnvPool):
         self.single_action_space = self.action_space
         self.is_vector_env = True
 
-    def _to(self, b, reset):
+    def _to(self, b, reset, return_info):
         obs, info = self._observation(b["obs"]), self._info(b)
         if reset:
-            return (obs, info) if self._config["gym_reset_return_info"] else obs
+            return (obs, info) if return_info else obs
         info["TimeLimit.truncated"] = b["truncated"]
         return obs, b["reward"], b["terminated"] | b["truncated"], info
 

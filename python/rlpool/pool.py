@@ -137,6 +137,11 @@ class RLPool:
             "rlpool: render() is not available from Python: the library does not return "
             "frames; use `train play` to watch or record a policy")
 
+    def xla(self):
+        """Not available: rlpool has no XLA custom calls (EnvPool's xla() needs jax and
+        its C++ pools). Raises NotImplementedError."""
+        raise NotImplementedError("rlpool: xla() is not available; step the pool from Python")
+
     def __repr__(self):
         return "%s(%s, num_envs=%d, batch_size=%d)" % (type(self).__name__, self.spec.id, self._num_envs, self._batch)
 
@@ -293,8 +298,10 @@ class RLPool:
             disc = (~b["terminated"]).astype(np.float32)
         return st, disc
 
-    def _to(self, b, reset):
-        """Shape a received batch as this pool's interface returns it."""
+    def _to(self, b, reset, return_info):
+        """Shape a received batch as this pool's interface returns it (return_info:
+        whether a reset's result carries info, which only rlpool.legacy's gym pools
+        leave out)."""
         raise NotImplementedError
 
     def recv(self, reset=False, return_info=True):
@@ -302,7 +309,7 @@ class RLPool:
         reset=True, reset) does. info holds numpy arrays: env_id, players.env_id,
         elapsed_step, the task's own keys, and final_obs in same_step mode (valid in
         rows that ended an episode)."""
-        return self._to(self._wait(), reset)
+        return self._to(self._wait(), reset, return_info)
 
     def step(self, action, env_id=None):
         """send(action, env_id) followed by recv()."""
@@ -320,7 +327,7 @@ class RLPool:
             self.async_reset()
         else:
             self._check(self._lib.rlp_reset_ids(self._h(), ids.ctypes.data, ids.size))
-        return self.recv(reset=True)
+        return self.recv(reset=True, return_info=self._config["gym_reset_return_info"])
 
     def close(self, **kwargs):
         """Stop the pool's workers and free its envs. Closing twice is fine. Keyword
@@ -380,7 +387,7 @@ class _VectorPool(RLPool):
     def _make_spaces(self):
         raise NotImplementedError
 
-    def _to(self, b, reset):
+    def _to(self, b, reset, return_info):
         obs, info = self._observation(b["obs"]), self._info(b)
         if reset:
             return obs, info
@@ -473,7 +480,7 @@ class DMEnvPool(RLPool, dm.Environment):
         """The dm_env spec of one env's action (spec.action_spec())."""
         return self.spec.action_spec()
 
-    def _to(self, b, reset):
+    def _to(self, b, reset, return_info):
         info = self._info(b)
         obs = self._observation(b["obs"])
         values = dict(obs) if isinstance(obs, dict) else {"obs": obs}

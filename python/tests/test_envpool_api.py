@@ -100,6 +100,8 @@ def test_pool_attributes():
             assert p.seed(3) is None
         with pytest.raises(NotImplementedError, match="render"):
             p.render()
+        with pytest.raises(NotImplementedError, match="xla"):
+            p.xla()
     with rlpool.make_gym("CartPole-v1", num_envs=2, render_mode="rgb_array") as p:
         assert not p.is_async and p.is_vector_env
         p.close(wait=True)  # gymnasium's VectorEnv.close keywords are accepted
@@ -211,6 +213,8 @@ def test_legacy_gym_results():
     envs.single_observation_space = envs.observation_space
     envs.is_vector_env = True
     assert envs.single_action_space.n == 2 and envs.config["gym_reset_return_info"] is False
+    assert envs.spec.config.gym_reset_return_info is False
+    assert isinstance(envs, rlpool.legacy.LegacyGymEnvPool)
     obs = envs.reset()
     assert isinstance(obs, np.ndarray) and obs.shape == (2, 4)
     for step in (1, 2, 3):
