@@ -152,19 +152,18 @@ def make(task_id, env_type="gymnasium", **kwargs):
     return build(task_id, env_type, kwargs)
 
 
-def make_gymnasium(task_id, **kwargs):
-    """make(task_id, env_type="gymnasium", ...)."""
-    return make(task_id, env_type="gymnasium", **kwargs)
+def with_env_type(make_fn, env_type):
+    """Return make_fn with env_type fixed: make_gym, make_dm and the like."""
+    def make_typed(task_id, **kwargs):
+        return make_fn(task_id, env_type=env_type, **kwargs)
+    make_typed.__name__ = make_typed.__qualname__ = "make_" + env_type
+    make_typed.__doc__ = "make(task_id, env_type=%r, ...)." % env_type
+    return make_typed
 
 
-def make_gym(task_id, **kwargs):
-    """make(task_id, env_type="gym", ...)."""
-    return make(task_id, env_type="gym", **kwargs)
-
-
-def make_dm(task_id, **kwargs):
-    """make(task_id, env_type="dm", ...)."""
-    return make(task_id, env_type="dm", **kwargs)
+make_gymnasium = with_env_type(make, "gymnasium")
+make_gym = with_env_type(make, "gym")
+make_dm = with_env_type(make, "dm")
 
 
 def make_spec(task_id, **kwargs):

@@ -55,76 +55,53 @@ class _TimeStep(collections.namedtuple("TimeStep", ["step_type", "reward", "disc
 
 
 class Array:
-    """An array's shape and dtype (dm_env.specs.Array)."""
+    """An array's shape (one env's, without the batch dimension), numpy dtype and name
+    (the observation or action entry it describes) (dm_env.specs.Array)."""
 
     def __init__(self, shape, dtype, name=None):
-        self._shape = tuple(int(d) for d in shape)
-        self._dtype = np.dtype(dtype)
-        self._name = name
-
-    @property
-    def shape(self):
-        """The array's shape (one env's, without the batch dimension)."""
-        return self._shape
-
-    @property
-    def dtype(self):
-        """The array's numpy dtype."""
-        return self._dtype
-
-    @property
-    def name(self):
-        """The array's name (the observation or action entry it describes)."""
-        return self._name
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = np.dtype(dtype)
+        self.name = name
 
     def validate(self, value):
         """Return value as an array if it has this spec's shape, else raise ValueError."""
         value = np.asarray(value)
-        if value.shape != self._shape:
-            raise ValueError("rlpool: %r: shape %s, want %s" % (self._name, value.shape, self._shape))
+        if value.shape != self.shape:
+            raise ValueError("rlpool: %r: shape %s, want %s" % (self.name, value.shape, self.shape))
         return value
 
     def generate_value(self):
         """Return an array of zeros that conforms to the spec."""
-        return np.zeros(self._shape, self._dtype)
+        return np.zeros(self.shape, self.dtype)
 
     def __repr__(self):
-        return "Array(shape=%s, dtype=%s, name=%r)" % (self._shape, self._dtype, self._name)
+        return "Array(shape=%s, dtype=%s, name=%r)" % (self.shape, self.dtype, self.name)
 
 
 class BoundedArray(Array):
-    """An array with per-element bounds (dm_env.specs.BoundedArray)."""
+    """An array with per-element bounds, minimum and maximum
+    (dm_env.specs.BoundedArray)."""
 
     def __init__(self, shape, dtype, minimum, maximum, name=None):
         super().__init__(shape, dtype, name)
-        self._minimum = np.broadcast_to(np.asarray(minimum, dtype=self._dtype), self._shape)
-        self._maximum = np.broadcast_to(np.asarray(maximum, dtype=self._dtype), self._shape)
-
-    @property
-    def minimum(self):
-        """The smallest value of every element."""
-        return self._minimum
-
-    @property
-    def maximum(self):
-        """The largest value of every element."""
-        return self._maximum
+        self.minimum = np.broadcast_to(np.asarray(minimum, dtype=self.dtype), self.shape)
+        self.maximum = np.broadcast_to(np.asarray(maximum, dtype=self.dtype), self.shape)
 
     def validate(self, value):
         """Return value as an array if it has this spec's shape and lies within its
         bounds, else raise ValueError."""
         value = super().validate(value)
-        if (value < self._minimum).any() or (value > self._maximum).any():
-            raise ValueError("rlpool: %r: value out of [minimum, maximum]" % (self._name,))
+        if (value < self.minimum).any() or (value > self.maximum).any():
+            raise ValueError("rlpool: %r: value out of [minimum, maximum]" % (self.name,))
         return value
 
     def generate_value(self):
         """Return the minimum, an array that conforms to the spec."""
-        return np.array(self._minimum, dtype=self._dtype)
+        return np.array(self.minimum, dtype=self.dtype)
 
     def __repr__(self):
         return "BoundedArray(shape=%s, dtype=%s, name=%r, minimum=%s, maximum=%s)" % (
-            self._shape, self._dtype, self._name, self._minimum, self._maximum)
+            self.shape, self.dtype, self.name, self.minimum, self.maximum)
 
 
 class DiscreteArray(BoundedArray):
@@ -132,15 +109,10 @@ class DiscreteArray(BoundedArray):
 
     def __init__(self, num_values, dtype=np.int32, name=None):
         super().__init__((), dtype, 0, int(num_values) - 1, name)
-        self._num_values = int(num_values)
-
-    @property
-    def num_values(self):
-        """The number of values the integer takes."""
-        return self._num_values
+        self.num_values = int(num_values)
 
     def __repr__(self):
-        return "DiscreteArray(dtype=%s, name=%r, num_values=%d)" % (self._dtype, self._name, self._num_values)
+        return "DiscreteArray(dtype=%s, name=%r, num_values=%d)" % (self.dtype, self.name, self.num_values)
 
 
 class _Specs:

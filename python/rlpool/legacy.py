@@ -9,7 +9,7 @@ observation_space, action_space, single_observation_space, single_action_space,
 is_vector_env) are plain attributes. The dm and gymnasium pools are rlpool's.
 """
 
-from . import DMEnvPool, GymnasiumEnvPool, __version__, build, list_all_envs, make_spec
+from . import DMEnvPool, GymnasiumEnvPool, __version__, build, list_all_envs, make_spec, with_env_type
 from .pool import GymEnvPool
 
 __all__ = ["make", "make_gym", "make_dm", "make_gymnasium", "make_spec", "list_all_envs",
@@ -56,16 +56,6 @@ def make(task_id, env_type="gym", **kwargs):
     return build(task_id, env_type, kwargs, pools=_LEGACY_POOLS, legacy=True)
 
 
-def make_gym(task_id, **kwargs):
-    """make(task_id, env_type="gym", ...)."""
-    return make(task_id, env_type="gym", **kwargs)
-
-
-def make_dm(task_id, **kwargs):
-    """make(task_id, env_type="dm", ...)."""
-    return make(task_id, env_type="dm", **kwargs)
-
-
-def make_gymnasium(task_id, **kwargs):
-    """make(task_id, env_type="gymnasium", ...)."""
-    return make(task_id, env_type="gymnasium", **kwargs)
+make_gym = with_env_type(make, "gym")
+make_dm = with_env_type(make, "dm")
+make_gymnasium = with_env_type(make, "gymnasium")

@@ -96,33 +96,15 @@ class RLPool:
         """Every option of the pool as a dict (EnvPool's pool.config)."""
         return dict(self._config)
 
-    @property
-    def closed(self):
-        """Whether close has been called."""
-        return self._handle == 0
+    closed = property(lambda self: self._handle == 0, doc="Whether close has been called.")
+    num_envs = property(lambda self: self._num_envs, doc="The number of env instances.")
+    batch_size = property(lambda self: self._batch, doc="The number of rows recv returns.")
+    is_async = property(lambda self: self._batch != self._num_envs,
+                        doc="Whether recv returns fewer rows than there are envs (batch_size < num_envs).")
+    all_env_ids = property(lambda self: self._all_ids, doc="Every env id, 0..num_envs-1, as int32.")
 
     def __len__(self):
         return self._num_envs
-
-    @property
-    def num_envs(self):
-        """The number of env instances."""
-        return self._num_envs
-
-    @property
-    def batch_size(self):
-        """The number of rows recv returns."""
-        return self._batch
-
-    @property
-    def is_async(self):
-        """Whether recv returns fewer rows than there are envs (batch_size < num_envs)."""
-        return self._batch != self._num_envs
-
-    @property
-    def all_env_ids(self):
-        """Every env id, 0..num_envs-1, as int32."""
-        return self._all_ids
 
     def seed(self, seed=None):
         """Do nothing but warn, as EnvPool does: a pool's seeds are fixed when it is made
@@ -354,30 +336,13 @@ class _VectorPool(RLPool):
     """What the gym and gymnasium pools share: spaces of one env and the vector-env
     attributes wrappers look for."""
 
-    @property
-    def observation_space(self):
-        """One env's observation space."""
-        return self._spaces()[0]
-
-    @property
-    def action_space(self):
-        """One env's action space."""
-        return self._spaces()[1]
-
-    @property
-    def single_observation_space(self):
-        """One env's observation space (gymnasium's VectorEnv name)."""
-        return self.observation_space
-
-    @property
-    def single_action_space(self):
-        """One env's action space (gymnasium's VectorEnv name)."""
-        return self.action_space
-
-    @property
-    def is_vector_env(self):
-        """Always True: the pool steps num_envs envs at once."""
-        return True
+    observation_space = property(lambda self: self._spaces()[0], doc="One env's observation space.")
+    action_space = property(lambda self: self._spaces()[1], doc="One env's action space.")
+    single_observation_space = property(lambda self: self.observation_space,
+                                        doc="One env's observation space (gymnasium's VectorEnv name).")
+    single_action_space = property(lambda self: self.action_space,
+                                   doc="One env's action space (gymnasium's VectorEnv name).")
+    is_vector_env = property(lambda self: True, doc="Always True: the pool steps num_envs envs at once.")
 
     def _spaces(self):
         if not hasattr(self, "_space_cache"):

@@ -66,26 +66,24 @@ def test_spec_arrays_follow_envpool():
     assert dmc.observation_spec().position.shape == (8,) and dmc.action_spec().shape == (6,)
 
 
-def test_errors_are_envpools_classes():
-    with pytest.raises(AssertionError, match="unknown task"):
-        rlpool.make("CartPol-v1", env_type="gym")
-    with pytest.raises(AssertionError, match="env_type 'gym3' is not supported"):
-        rlpool.make("CartPole-v1", env_type="gym3")
-    with pytest.raises(TypeError, match="unknown option.*frobnicate"):
-        rlpool.make_spec("CartPole-v1", frobnicate=1)
-    with pytest.raises(AssertionError, match="num_envs = 0"):
-        rlpool.make_spec("CartPole-v1", num_envs=0)
-    with pytest.raises(AssertionError, match="batch_size = 3"):
-        rlpool.make_dm("CartPole-v1", num_envs=2, batch_size=3)
-    # rlpool's errors stay ValueErrors for code written against rlpool.
-    with pytest.raises(ValueError, match="unknown task"):
-        rlpool.make_spec("CartPol-v1")
-    with pytest.raises(ValueError, match="per-env seeds"):
-        rlpool.make("CartPole-v1", num_envs=2, seed=[1, 2])
-    with pytest.raises(ValueError, match="gym_reset_return_info=False"):
-        rlpool.make_gym("CartPole-v1", gym_reset_return_info=False)
-    with pytest.raises(ValueError, match="render_mode"):
-        rlpool.make("CartPole-v1", render_mode="window")
+ERRORS = [
+    # what EnvPool raises (rlpool's errors are also ValueErrors), message, the call
+    (AssertionError, "unknown task", lambda: rlpool.make("CartPol-v1", env_type="gym")),
+    (AssertionError, "env_type 'gym3' is not supported", lambda: rlpool.make("CartPole-v1", env_type="gym3")),
+    (TypeError, "unknown option.*frobnicate", lambda: rlpool.make_spec("CartPole-v1", frobnicate=1)),
+    (AssertionError, "num_envs = 0", lambda: rlpool.make_spec("CartPole-v1", num_envs=0)),
+    (AssertionError, "batch_size = 3", lambda: rlpool.make_dm("CartPole-v1", num_envs=2, batch_size=3)),
+    (ValueError, "per-env seeds", lambda: rlpool.make("CartPole-v1", num_envs=2, seed=[1, 2])),
+    (ValueError, "gym_reset_return_info=False", lambda: rlpool.make_gym("CartPole-v1", gym_reset_return_info=False)),
+    (ValueError, "render_mode", lambda: rlpool.make("CartPole-v1", render_mode="window")),
+]
+
+
+@pytest.mark.parametrize("cls,match,call", ERRORS)
+def test_errors_are_envpools_classes(cls, match, call):
+    with pytest.raises(cls, match=match) as e:
+        call()
+    assert isinstance(e.value, ValueError)
 
 
 def test_pool_attributes():
