@@ -41,17 +41,17 @@ class _TimeStep(collections.namedtuple("TimeStep", ["step_type", "reward", "disc
     __slots__ = ()
 
     def first(self):
-        """Report whether every row is the first step of an episode (dm_env's scalar
-        test, extended to a batch)."""
-        return bool(np.all(np.asarray(self.step_type) == _StepType.FIRST))
+        """Report, row by row, whether a step is the first of its episode (dm_env's
+        comparison, which numpy applies per row)."""
+        return np.asarray(self.step_type) == _StepType.FIRST
 
     def mid(self):
-        """Report whether every row is a middle step."""
-        return bool(np.all(np.asarray(self.step_type) == _StepType.MID))
+        """Report, row by row, whether a step is neither first nor last."""
+        return np.asarray(self.step_type) == _StepType.MID
 
     def last(self):
-        """Report whether every row is the last step of an episode."""
-        return bool(np.all(np.asarray(self.step_type) == _StepType.LAST))
+        """Report, row by row, whether a step is the last of its episode."""
+        return np.asarray(self.step_type) == _StepType.LAST
 
 
 class Array:

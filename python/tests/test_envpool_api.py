@@ -126,6 +126,7 @@ def test_dm_timesteps():
         ts = p.reset()
         assert isinstance(ts, rlpool.dm.TimeStep) and ts._fields == ("step_type", "reward", "discount", "observation")
         assert list(ts.step_type) == [0, 0, 0] and list(ts.discount) == [1, 1, 1]
+        assert list(ts.first()) == [True] * 3 and not ts.last().any()
         assert ts.observation.obs.shape == (3, 4) and ts.observation.obs.dtype == np.float32
         assert list(ts.observation.env_id) == [0, 1, 2] and list(ts.observation.players.env_id) == [0, 1, 2]
         # Pushing right all the time topples the pole within a few dozen steps: the
