@@ -21,7 +21,7 @@ def test_module_surface():
     assert "CartPole-v1" in rlpool.list_all_envs() == rlpool.legacy.list_all_envs()
 
 
-def test_make_spec_builds_no_pool():
+def test_make_spec_config_and_bounds():
     spec = rlpool.make_spec("CartPole-v1", num_envs=4, batch_size=2, seed=7)
     c = spec.config
     assert (c.num_envs, c.batch_size, c.seed, c.max_episode_steps) == (4, 2, 7, 500)
