@@ -181,23 +181,33 @@ func parseOptions(envTimeLimit bool, optionsJSON string) (envpool.Options, map[s
 	return o, fam, nil
 }
 
-// makeHandle builds a pool of task id with the given options and registers it.
-func makeHandle(id, optionsJSON string) (int64, error) {
+// configure looks up task id and checks the options against it: the task's spec and
+// env factory, and the pool's options resolved for that spec. It builds no env.
+func configure(id, optionsJSON string) (envs.Task, envpool.Spec, envpool.Factory, envpool.Options, error) {
 	task, err := envs.Lookup(id)
 	if err != nil {
-		return -1, valueErr("%v", err)
+		return task, envpool.Spec{}, nil, envpool.Options{}, valueErr("%v", err)
 	}
 	opts, fam, err := parseOptions(task.EnvTimeLimit, optionsJSON)
 	if err != nil {
-		return -1, err
+		return task, envpool.Spec{}, nil, opts, err
 	}
 	spec, factory, err := task.New(fam)
 	if err != nil {
-		return -1, valueErr("rlpool: %s: %v", id, err)
+		return task, spec, nil, opts, valueErr("rlpool: %s: %v", id, err)
 	}
 	resolved, err := opts.Resolve(&spec)
 	if err != nil {
-		return -1, valueErr("%v", err)
+		return task, spec, nil, opts, valueErr("%v", err)
+	}
+	return task, spec, factory, resolved, nil
+}
+
+// makeHandle builds a pool of task id with the given options and registers it.
+func makeHandle(id, optionsJSON string) (int64, error) {
+	task, spec, factory, resolved, err := configure(id, optionsJSON)
+	if err != nil {
+		return -1, err
 	}
 	h := &handle{family: task.Family, spec: spec, opts: resolved}
 	pool, err := envpool.New(spec, factory, resolved)
@@ -375,7 +385,12 @@ func (h *handle) specJSON() (string, error) {
 	if err := h.checkOpen(); err != nil {
 		return "", err
 	}
-	s, o := &h.spec, h.opts
+	return describe(h.family, &h.spec, h.opts)
+}
+
+// describe encodes a task's spec and a pool's resolved options as the JSON object the
+// Python side reads (rlp_spec, rlp_task_spec).
+func describe(family string, s *envpool.Spec, o envpool.Options) (string, error) {
 	act := map[string]any{}
 	if s.ActionSpace.Kind == envpool.Discrete {
 		act["kind"], act["n"], act["shape"], act["dtype"] = "discrete", s.ActionSpace.N, []int{}, "int64"
@@ -405,7 +420,7 @@ func (h *handle) specJSON() (string, error) {
 	}
 	m := map[string]any{
 		"task_id":                s.TaskID,
-		"family":                 h.family,
+		"family":                 family,
 		"obs_shape":              s.ObsSpace.Shape,
 		"obs_dtype":              s.ObsSpace.DType.String(),
 		"obs_low":                bounds(s.ObsSpace.Low),

@@ -40,6 +40,7 @@ def load():
         "rlp_list_tasks": ([], c_vp),
         "rlp_make": ([ctypes.c_char_p, ctypes.c_char_p], c_i64),
         "rlp_spec": ([c_i64], c_vp),
+        "rlp_task_spec": ([ctypes.c_char_p, ctypes.c_char_p], c_vp),
         "rlp_async_reset": ([c_i64], c_int),
         "rlp_reset_ids": ([c_i64, c_vp, c_i64], c_int),
         "rlp_send": ([c_i64, c_vp, c_i64, c_vp, c_i64], c_int),
@@ -89,3 +90,12 @@ def list_tasks():
     if s is None:
         raise error()
     return json.loads(s)
+
+
+def task_spec(task_id, options_json):
+    """Return the spec JSON of a pool of task_id made with options_json, without making
+    it (ValueError for a bad task id or options)."""
+    s = take_string(load().rlp_task_spec(task_id.encode(), options_json.encode()))
+    if s is None:
+        raise error()
+    return s

@@ -1,5 +1,6 @@
 """Observation and action spaces: gymnasium's (or gym's) when they import, else small
-stand-ins with the same attributes (shape, dtype, n, low, high, sample, contains)."""
+stand-ins with the same attributes (shape, dtype, n, low, high, spaces, sample,
+contains)."""
 
 import numpy as np
 
@@ -9,6 +10,7 @@ class Discrete:
 
     def __init__(self, n, seed=None):
         self.n = int(n)
+        self.start = 0
         self.shape = ()
         self.dtype = np.dtype(np.int64)
         self._rng = np.random.default_rng(seed)
@@ -74,19 +76,68 @@ class Box:
         return "Box(%s, %s)" % (self.shape, self.dtype)
 
 
-def _spaces_module(env_type):
-    """Return gymnasium.spaces (or gym.spaces for env_type "gym") if importable."""
+class Dict:
+    """Named sub-spaces in order (stand-in for gymnasium.spaces.Dict): the control
+    suite's observations, one entry per field."""
+
+    def __init__(self, spaces, seed=None):
+        self.spaces = dict(spaces)
+        self.shape = None
+        self.dtype = None
+        if seed is not None:
+            self.seed(seed)
+
+    def sample(self):
+        """Return a dict with a random element of every sub-space."""
+        return {k: s.sample() for k, s in self.spaces.items()}
+
+    def contains(self, x):
+        """Report whether x is a dict with the same keys, each in its sub-space."""
+        return isinstance(x, dict) and set(x) == set(self.spaces) and all(
+            s.contains(x[k]) for k, s in self.spaces.items())
+
+    __contains__ = contains
+
+    def seed(self, seed=None):
+        """Reseed every sub-space's sampler, each from its own draw of seed."""
+        seeds = np.random.SeedSequence(seed).spawn(len(self.spaces))
+        for s, ss in zip(self.spaces.values(), seeds):
+            s.seed(int(ss.generate_state(1)[0]))
+
+    def __getitem__(self, key):
+        return self.spaces[key]
+
+    def __iter__(self):
+        return iter(self.spaces)
+
+    def __len__(self):
+        return len(self.spaces)
+
+    def keys(self):
+        """The names of the sub-spaces."""
+        return self.spaces.keys()
+
+    def items(self):
+        """(name, sub-space) pairs."""
+        return self.spaces.items()
+
+    def __repr__(self):
+        return "Dict(%s)" % ", ".join("%r: %s" % kv for kv in self.spaces.items())
+
+
+def spaces_module(env_type):
+    """Return gymnasium.spaces (gym.spaces, then gymnasium's, for env_type "gym") if
+    importable, else None (the stand-ins above)."""
     names = ["gym", "gymnasium"] if env_type == "gym" else ["gymnasium"]
     for name in names:
         try:
-            mod = __import__(name + ".spaces", fromlist=["spaces"])
-            return mod
+            return __import__(name + ".spaces", fromlist=["spaces"])
         except Exception:  # noqa: BLE001 - any import failure means "not available"
             continue
     return None
 
 
-def _bound(v, shape, dtype):
+def bound(v, shape, dtype):
     """Turn a bound from the spec JSON (number, "inf" string or list) into an array."""
     if isinstance(v, list):
         arr = np.array([float(x) for x in v], dtype=np.float64)
@@ -95,27 +146,21 @@ def _bound(v, shape, dtype):
     return arr.reshape(shape).astype(dtype)
 
 
-def observation_space(spec, env_type):
-    """Build the observation space described by the spec JSON."""
-    shape = tuple(spec["obs_shape"])
-    dtype = np.dtype(spec["obs_dtype"])
-    low = _bound(spec["obs_low"] if spec["obs_low"] is not None else "-inf", shape, dtype)
-    high = _bound(spec["obs_high"] if spec["obs_high"] is not None else "inf", shape, dtype)
-    mod = _spaces_module(env_type)
+def box(env_type, low, high, shape, dtype):
+    """A Box space of the kind env_type uses."""
+    mod = spaces_module(env_type)
     if mod is not None:
         return mod.Box(low=low, high=high, shape=shape, dtype=dtype)
     return Box(low, high, shape, dtype)
 
 
-def action_space(spec, env_type):
-    """Build the action space described by the spec JSON."""
-    a = spec["action_space"]
-    mod = _spaces_module(env_type)
-    if a["kind"] == "discrete":
-        return mod.Discrete(a["n"]) if mod is not None else Discrete(a["n"])
-    shape = tuple(a["shape"])
-    low = _bound(a["low"], shape, np.float32)
-    high = _bound(a["high"], shape, np.float32)
-    if mod is not None:
-        return mod.Box(low=low, high=high, shape=shape, dtype=np.float32)
-    return Box(low, high, shape, np.float32)
+def discrete(env_type, n):
+    """A Discrete space of the kind env_type uses."""
+    mod = spaces_module(env_type)
+    return mod.Discrete(n) if mod is not None else Discrete(n)
+
+
+def dict_space(env_type, entries):
+    """A Dict space of the kind env_type uses, over the (name, space) pairs in order."""
+    mod = spaces_module(env_type)
+    return mod.Dict(dict(entries)) if mod is not None else Dict(entries)

@@ -60,14 +60,16 @@ def rule_actions(space, env_ids, counts):
     return out.reshape((len(env_ids),) + space.shape)
 
 
-def row_record(obs, rew, term, trunc, info, i, keys):
+def row_record(obs, rew, term, trunc, info, i, keys, obs_dtype):
+    """One row as gotrace prints it; obs_dtype is the engine's (float32 where the pool
+    returns EnvPool's float64: the conversion is exact, so the bytes hash the same)."""
     return {
         "env_id": int(info["env_id"][i]),
         "reward_bits": int(np.float32(rew[i]).view(np.uint32)),
         "terminated": bool(term[i]),
         "truncated": bool(trunc[i]),
         "elapsed": int(info["elapsed_step"][i]),
-        "obs_sha256": hashlib.sha256(np.ascontiguousarray(obs[i]).tobytes()).hexdigest(),
+        "obs_sha256": hashlib.sha256(np.ascontiguousarray(obs[i], dtype=obs_dtype).tobytes()).hexdigest(),
         "info": [float(np.float32(info[k][i])) for k in keys],
     }
 
@@ -83,7 +85,13 @@ def gotrace():
     return out
 
 
-def go_rows(gotrace, task, num_envs, batch, threads, seed, recvs, max_steps=0, options=None):
+def info_columns(pool):
+    """The info columns the pool returns in info (the others are a dm TimeStep's), by
+    their index among the engine's columns."""
+    return [(j, k) for j, k in enumerate(pool.spec.info_keys) if k not in ("discount", "step_type")]
+
+
+def go_rows(gotrace, task, num_envs, batch, threads, seed, recvs, max_steps=0, options=None, columns=None):
     cmd = [gotrace, "-task", task, "-num-envs", str(num_envs), "-batch-size", str(batch),
            "-threads", str(threads), "-seed", str(seed), "-recvs", str(recvs),
            "-max-episode-steps", str(max_steps), "-options", json.dumps(options or {})]
@@ -92,14 +100,15 @@ def go_rows(gotrace, task, num_envs, batch, threads, seed, recvs, max_steps=0, o
     for line in res.stdout.splitlines():
         r = json.loads(line)
         r.pop("recv")
-        r["info"] = [float(np.float32(x)) for x in (r["info"] or [])]
+        r["info"] = [float(np.float32(x)) for j, x in enumerate(r["info"] or []) if columns is None or j in columns]
         rows.append(r)
     return rows
 
 
 def py_rows(pool, recvs, sync):
     """Drive pool with the action rule: step() in sync mode, send/recv with ids otherwise."""
-    keys = pool.spec.info_keys
+    keys = [k for _, k in info_columns(pool)]
+    obs_dtype = np.dtype(pool.spec.raw["obs_dtype"])
     counts = [0] * pool.num_envs
     rows = []
     if sync:
@@ -111,7 +120,7 @@ def py_rows(pool, recvs, sync):
         obs, rew, term, trunc, info = pool.recv()
     for r in range(recvs + 1):
         ids = [int(e) for e in info["env_id"]]
-        rows += [row_record(obs, rew, term, trunc, info, i, keys) for i in range(len(ids))]
+        rows += [row_record(obs, rew, term, trunc, info, i, keys, obs_dtype) for i in range(len(ids))]
         if r == recvs:
             break
         acts = rule_actions(pool.action_space, ids, counts)
@@ -139,7 +148,7 @@ TASKS = [
     # task, options, obs dtype, action kind, info keys it must have
     ("CartPole-v1", {}, np.float32, "discrete"),
     ("Pendulum-v1", {}, np.float32, "box"),
-    ("Hopper-v4", {}, np.float32, "box"),
+    ("Hopper-v4", {}, np.float64, "box"),  # MuJoCo's doubles, as EnvPool returns them
     ("Pong-v5", {}, np.uint8, "discrete"),
 ]
 
@@ -164,14 +173,16 @@ def test_family_spaces_and_step(task, opts, dtype, kind):
             assert act_space.n == spec["action_space"]["n"] > 1
         else:
             assert act_space.shape == tuple(spec["action_space"]["shape"])
-            assert act_space.dtype == np.float32 and np.all(act_space.low < act_space.high)
+            assert act_space.dtype == (np.float64 if dtype == np.float64 else np.float32)
+            assert np.all(act_space.low < act_space.high)
         obs, info = pool.reset()
         assert obs.shape == (3,) + obs_space.shape and obs.dtype == dtype
-        assert set(info) == {"env_id", "elapsed_step", "terminated", "truncated"} | set(pool.spec.info_keys)
+        assert set(info) == {"env_id", "players", "elapsed_step"} | {k for _, k in info_columns(pool)}
         np.testing.assert_array_equal(info["env_id"], [0, 1, 2])
+        np.testing.assert_array_equal(info["players"]["env_id"], [0, 1, 2])
         np.testing.assert_array_equal(info["elapsed_step"], [0, 0, 0])
-        for k in pool.spec.info_keys:
-            assert info[k].shape == (3,) and info[k].dtype == np.float32
+        for _, k in info_columns(pool):
+            assert info[k].shape == (3,) and info[k].dtype == pool.spec.info_dtype(k)
         for step in range(1, 6):
             act = np.stack([act_space.sample() for _ in range(3)])
             if kind == "discrete":
@@ -183,7 +194,7 @@ def test_family_spaces_and_step(task, opts, dtype, kind):
             assert info["env_id"].dtype == np.int32
             if not (term.any() or trunc.any()):
                 np.testing.assert_array_equal(info["elapsed_step"], [step] * 3)
-            if dtype == np.float32 and np.isfinite(obs_space.low).all():
+            if dtype != np.uint8 and np.isfinite(obs_space.low).all():
                 assert np.all(obs >= obs_space.low) and np.all(obs <= obs_space.high)
 
 
@@ -228,7 +239,8 @@ def test_trajectories_match_go(gotrace, task, n, batch, threads, seed, recvs, ma
     with make_or_skip(task, num_envs=n, batch_size=batch, num_threads=threads, seed=seed,
                       max_episode_steps=max_steps or None, **opts) as pool:
         mine = py_rows(pool, recvs, sync)
-    ref = go_rows(gotrace, task, n, batch, threads, seed, recvs, max_steps, opts)
+        columns = [j for j, _ in info_columns(pool)]
+    ref = go_rows(gotrace, task, n, batch, threads, seed, recvs, max_steps, opts, columns)
     assert len(mine) == len(ref) == (recvs + 1) * batch
     if sync:
         for i, (a, b) in enumerate(zip(mine, ref)):
@@ -319,13 +331,11 @@ def test_same_step_auto_reset():
 
 
 def test_gym_api():
+    # EnvPool 1.x's gym pools have gymnasium's shapes; rlpool.legacy has the four-tuple.
     with rlpool.make_gym("CartPole-v1", num_envs=2) as p:
-        obs = p.reset()
-        assert obs.shape == (2, 4)
-        out = p.step(np.zeros(2, np.int64))
-        assert len(out) == 4
-        obs, rew, done, info = out
-        assert done.dtype == np.bool_ and "truncated" in info
+        obs, info = p.reset()
+        assert obs.shape == (2, 4) and list(info["env_id"]) == [0, 1]
+        assert len(p.step(np.zeros(2, np.int64))) == 5
     with rlpool.make_gymnasium("CartPole-v1", num_envs=2) as p:
         assert len(p.reset()) == 2 and len(p.step(np.zeros(2, np.int64))) == 5
 
@@ -359,8 +369,8 @@ def test_bad_make_arguments():
         rlpool.make("CartPole-v1", num_envs=0)
     with pytest.raises(ValueError, match="auto_reset"):
         rlpool.make("CartPole-v1", auto_reset="sometimes")
-    with pytest.raises(ValueError, match="env_type 'dm' is not supported"):
-        rlpool.make("CartPole-v1", env_type="dm")
+    with pytest.raises(ValueError, match="env_type 'dm_env' is not supported"):
+        rlpool.make("CartPole-v1", env_type="dm_env")
     with pytest.raises(ValueError, match="num_envs = 2.5: want an integer"):
         rlpool.make("CartPole-v1", num_envs=2.5)
 
@@ -398,18 +408,22 @@ def test_bad_actions_and_ids_leave_pool_usable():
 
 
 def test_control_suite_layout_and_step_types():
-    """A control-suite task names the entries of its flat observation and reports
-    dm_env's step types and discounts in info."""
-    pool = make_or_skip("CheetahRun-v1", num_envs=2)
+    """A control-suite task names the entries of its observation (one flat array with
+    flat_obs) and reports dm_env's step types and discounts in its TimeSteps."""
+    pool = make_or_skip("CheetahRun-v1", num_envs=2, flat_obs=True)
     spec = pool.spec
     assert spec.obs_layout == {"position": slice(0, 8), "velocity": slice(8, 17)}
     obs, info = pool.reset()
-    assert obs.shape == (2, 17)
-    assert list(info["step_type"]) == [0, 0] and list(info["discount"]) == [1, 1]
+    assert obs.shape == (2, 17) and obs.dtype == np.float64
+    pool.close()
+    pool = make_or_skip("CheetahRun-v1", env_type="dm", num_envs=2)
+    ts = pool.reset()
+    assert list(ts.step_type) == [0, 0] and list(ts.discount) == [1, 1]
+    assert ts.observation.position.shape == (2, 8) and ts.observation.velocity.shape == (2, 9)
     for _ in range(3):
-        obs, rew, term, trunc, info = pool.step(np.zeros((2, 6), np.float32))
-    assert list(info["step_type"]) == [1, 1]
-    assert ((rew >= 0) & (rew <= 1)).all()
+        ts = pool.step(np.zeros((2, 6), np.float32))
+    assert list(ts.step_type) == [1, 1]
+    assert ((ts.reward >= 0) & (ts.reward <= 1)).all()
     pool.close()
 
 

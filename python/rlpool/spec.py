@@ -1,0 +1,265 @@
+"""EnvSpec: what a task's pools look like, in EnvPool's terms (envpool.make_spec and
+pool.spec): the config, the state and action arrays with their dtypes and shapes, the
+gym, gymnasium and dm_env views of them, and the limits.
+
+EnvPool names a pool's arrays with flat keys: "obs" (or "obs:<field>" for an ordered
+dict of observations), "info:<key>" for per-env info, and the common "reward", "done",
+"trunc", "discount", "step_type", "elapsed_step", "info:env_id" and
+"info:players.env_id"; a leading -1 in a shape stands for the number of players (one
+per env here). The Go engine keeps float32 throughout; the dtypes below are the ones
+EnvPool's families declare, and the pools convert at the boundary.
+"""
+
+import collections
+
+import numpy as np
+
+from . import dm
+from . import spaces as _spaces
+
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+#: Families whose EnvPool arrays are MuJoCo's doubles (mjtNum).
+DOUBLE_FAMILIES = ("mujoco", "dmc")
+
+#: dtypes of the info columns EnvPool declares as integers or float32 whatever the family.
+_INFO_DTYPES = {
+    "lives": np.int32, "terminated": np.int32, "elapsed_step": np.int32, "step_type": np.int32,
+    "error": np.int32, "reward": np.float32, "discount": np.float32,
+}
+
+#: Info columns of the Go families that EnvPool reports outside info: a dm TimeStep's
+#: discount and step_type (the gym pools leave them out).
+TIMESTEP_COLUMNS = ("discount", "step_type")
+
+
+class ArraySpec:
+    """One array of a pool's state or action (EnvPool's ArraySpec): dtype, shape (a
+    leading -1 is the per-env dimension), minimum and maximum, and whether it holds a
+    discrete action."""
+
+    def __init__(self, dtype, shape, minimum, maximum, is_discrete=False):
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+        self.is_discrete = is_discrete
+
+    def __repr__(self):
+        return "ArraySpec(shape=%s, dtype=%s, minimum=%s, maximum=%s)" % (
+            self.shape, self.dtype, self.minimum, self.maximum)
+
+
+def _int_spec(shape, lo=INT32_MIN, hi=INT32_MAX):
+    return ArraySpec(np.int32, shape, lo, hi)
+
+
+def _float_spec(dtype, shape, lo=-np.inf, hi=np.inf):
+    return ArraySpec(dtype, shape, lo, hi)
+
+
+def _bound(v, default, shape, dtype):
+    """A bound from the spec JSON as EnvPool keeps it: one number when every element
+    shares it (the JSON gives a number, or null for default), else an array."""
+    if v is None:
+        v = default
+    if isinstance(v, list):
+        return _spaces.bound(v, shape, dtype)
+    return np.dtype(dtype).type(float(v))
+
+
+def _row_shape(shape):
+    """The shape of one env's entry: shape without its per-env -1."""
+    return tuple(d for d in shape if d != -1)
+
+
+def _dm_spec(name, a):
+    """The dm_env spec of ArraySpec a: DiscreteArray for a zero-based small integer
+    scalar, else BoundedArray."""
+    shape = _row_shape(a.shape)
+    small = np.ndim(a.minimum) == 0 and np.ndim(a.maximum) == 0 and 0 <= a.maximum < 2 ** 20
+    if (a.dtype.kind in "iu" or a.is_discrete) and int(np.prod(shape)) == 1 and small and a.minimum == 0:
+        return dm.specs.DiscreteArray(num_values=int(a.maximum) + 1, dtype=a.dtype, name=name)
+    return dm.specs.BoundedArray(shape=shape, dtype=a.dtype, minimum=a.minimum, maximum=a.maximum, name=name)
+
+
+def _namedtuple(name, entries):
+    """A namedtuple of the (field, value) pairs in order."""
+    fields = [k for k, _ in entries]
+    return collections.namedtuple(name, fields)(*[v for _, v in entries])
+
+
+class EnvSpec:
+    """The spec of a task under a set of options (envpool.make_spec, pool.spec).
+
+    flat_obs keeps a control-suite observation as one flat array (rlpool's own
+    layout) instead of EnvPool's named fields.
+    """
+
+    def __init__(self, raw, options=None, flat_obs=False):
+        self.raw = raw
+        self.task_id = self.id = raw["task_id"]
+        self.family = raw["family"]
+        self.flat_obs = bool(flat_obs)
+        self.info_keys = list(raw["info_keys"])
+        # Named slices of a flattened observation (the control suite's ordered dict):
+        # {"position": slice(0, 8), "velocity": slice(8, 17)}; empty for other tasks.
+        self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"])
+                           for f in raw.get("obs_layout") or []}
+        self.max_episode_steps = raw["max_episode_steps"] or None
+        # Frames per second at which the task's pictures play in its own time
+        # (Gymnasium's metadata["render_fps"]); None when the family declares none.
+        self.render_fps = raw.get("render_fps")
+        self.num_envs = raw["num_envs"]
+        self.batch_size = raw["batch_size"]
+        double = self.family in DOUBLE_FAMILIES
+        #: The dtype of the observations the pools return.
+        self.obs_dtype = np.dtype(np.float64) if double else np.dtype(raw["obs_dtype"])
+        self._float = np.float64 if double else np.float32
+        self._config = self._make_config(options or {})
+
+    # -- config -------------------------------------------------------------------
+
+    def _make_config(self, options):
+        raw = self.raw
+        values = {
+            "num_envs": raw["num_envs"], "batch_size": raw["batch_size"],
+            "num_threads": raw["num_threads"], "max_num_players": 1,
+            "thread_affinity_offset": raw["thread_affinity_offset"], "seed": raw["seed"],
+            "gym_reset_return_info": True,
+            "max_episode_steps": raw["max_episode_steps"] or INT32_MAX,
+        }
+        values.update((k, v) for k, v in options.items() if k not in values and v is not None)
+        if raw["family"] in ("atari", "mujoco"):
+            values.setdefault("frame_skip", raw["frame_skip"])
+        values.update(task_id=raw["task_id"], reward_threshold=self.reward_threshold,
+                      auto_reset=raw["auto_reset"])
+        return values
+
+    @property
+    def config(self):
+        """Every option of the pool, pool-wide ones and the task's, as a namedtuple
+        (EnvPool's spec.config); pool.config is the same as a dict."""
+        return _namedtuple("Config", list(self._config.items()))
+
+    @property
+    def reward_threshold(self):
+        """The score at which the task counts as solved; None when it has none."""
+        return self.raw["reward_threshold"]
+
+    # -- arrays -------------------------------------------------------------------
+
+    def obs_fields(self):
+        """The observation's entries as (name, offset, size): one "obs" entry, or the
+        control suite's named fields unless the spec keeps them flat."""
+        if self.obs_layout and not self.flat_obs:
+            return [(k, s.start, s.stop - s.start) for k, s in self.obs_layout.items()]
+        return [("obs", 0, None)]
+
+    def info_dtype(self, key):
+        """The dtype of the info column key in the pools' info dicts."""
+        return np.dtype(_INFO_DTYPES.get(key, self._float))
+
+    def info_columns(self):
+        """(column index, key) of the Go info columns that go into info dicts."""
+        return [(j, k) for j, k in enumerate(self.info_keys) if k not in TIMESTEP_COLUMNS]
+
+    @property
+    def state_array_spec(self):
+        """Every array a pool returns, by EnvPool's key, as ArraySpec."""
+        out = {
+            "info:env_id": _int_spec([]),
+            "info:players.env_id": _int_spec([-1]),
+            "elapsed_step": _int_spec([]),
+            "done": ArraySpec(np.bool_, [], False, True),
+            "reward": _float_spec(np.float32, [-1]),
+            "discount": _float_spec(np.float32, [-1], 0.0, 1.0),
+            "step_type": _int_spec([], 0, 2),
+            "trunc": ArraySpec(np.bool_, [], False, True),
+        }
+        shape = list(self.raw["obs_shape"])
+        low = _bound(self.raw["obs_low"], "-inf", shape, self.obs_dtype)
+        high = _bound(self.raw["obs_high"], "inf", shape, self.obs_dtype)
+        for name, off, size in self.obs_fields():
+            if size is None:
+                out["obs"] = ArraySpec(self.obs_dtype, shape, low, high)
+            else:
+                part = (lambda v: v if np.ndim(v) == 0 else v[off:off + size])
+                out["obs:" + name] = ArraySpec(self.obs_dtype, [size], part(low), part(high))
+        for _, k in self.info_columns():
+            if k == "elapsed_step":
+                continue  # the family's own count is the common elapsed_step
+            dt = self.info_dtype(k)
+            out["info:" + k] = _int_spec([-1]) if dt.kind == "i" else _float_spec(dt, [-1])
+        return out
+
+    @property
+    def action_array_spec(self):
+        """The arrays a pool takes in send and step, by EnvPool's key, as ArraySpec."""
+        a = self.raw["action_space"]
+        out = {"env_id": _int_spec([]), "players.env_id": _int_spec([-1])}
+        if a["kind"] == "discrete":
+            out["action"] = ArraySpec(np.int32, [-1], 0, a["n"] - 1, is_discrete=True)
+        else:
+            shape = tuple(a["shape"])
+            out["action"] = ArraySpec(self._float, [-1] + list(shape), _bound(a["low"], "-inf", shape, self._float),
+                                      _bound(a["high"], "inf", shape, self._float))
+        return out
+
+    # -- gym, gymnasium and dm_env views ----------------------------------------------
+
+    def _obs_space(self, env_type):
+        entries = []
+        for k, a in self.state_array_spec.items():
+            if k == "obs" or k.startswith("obs:"):
+                entries.append((k[4:] or "obs", _spaces.box(env_type, a.minimum, a.maximum, a.shape, a.dtype)))
+        if len(entries) == 1:
+            return entries[0][1]
+        return _spaces.dict_space(env_type, entries)
+
+    def _action_space(self, env_type):
+        a = self.action_array_spec["action"]
+        if a.is_discrete:
+            return _spaces.discrete(env_type, a.maximum + 1)
+        return _spaces.box(env_type, a.minimum, a.maximum, _row_shape(a.shape), a.dtype)
+
+    @property
+    def observation_space(self):
+        """One env's observation space, gym's (a Dict of named fields for the control
+        suite)."""
+        return self._obs_space("gym")
+
+    @property
+    def action_space(self):
+        """One env's action space, gym's."""
+        return self._action_space("gym")
+
+    @property
+    def gymnasium_observation_space(self):
+        """One env's observation space, gymnasium's."""
+        return self._obs_space("gymnasium")
+
+    @property
+    def gymnasium_action_space(self):
+        """One env's action space, gymnasium's."""
+        return self._action_space("gymnasium")
+
+    def observation_spec(self):
+        """dm_env specs of one env's observation as a namedtuple "State": the
+        observation entries and the info arrays, with players as a nested namedtuple."""
+        entries = []
+        for k, a in self.state_array_spec.items():
+            if k == "info:players.env_id":
+                entries.append(("players", _namedtuple("players", [("env_id", _dm_spec("env_id", a))])))
+            elif k.startswith("info:") or k.startswith("obs:"):
+                entries.append((k.split(":", 1)[1], _dm_spec(k.split(":", 1)[1], a)))
+            elif k == "obs":
+                entries.append(("obs", _dm_spec("obs", a)))
+        return _namedtuple("State", entries)
+
+    def action_spec(self):
+        """The dm_env spec of one env's action."""
+        return _dm_spec("action", self.action_array_spec["action"])
+
+    def __repr__(self):
+        return "EnvSpec(%s)" % ", ".join("%s=%r" % kv for kv in self._config.items())
