@@ -19,16 +19,8 @@ func workers() int { return runtime.GOMAXPROCS(0) }
 // (worker in 0..nw-1 names the goroutine, so f can use per-worker scratch buffers).
 // Chunks are handed out dynamically, which balances uneven progress between cores.
 func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
-	nw = max(1, min(nw, chunks))
-	if nw == 1 {
-		for c := 0; c < chunks; c++ {
-			f(0, c)
-		}
-		return
-	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	run := func(w int) {
+	onWorkers(nw, chunks, func(w, _ int) {
 		for {
 			c := int(next.Add(1) - 1)
 			if c >= chunks {
@@ -36,16 +28,7 @@ func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
 			}
 			f(w, c)
 		}
-	}
-	wg.Add(nw - 1)
-	for w := 1; w < nw; w++ {
-		go func(w int) {
-			defer wg.Done()
-			run(w)
-		}(w)
-	}
-	run(0)
-	wg.Wait()
+	})
 }
 
 // parallelRanges runs f(worker, chunk) for chunk = 0..chunks-1 on up to nw goroutines,
@@ -56,25 +39,26 @@ func parallelChunks(nw, chunks int, f func(worker, chunk int)) {
 // dynamic handout of parallelChunks would not: which worker sums which chunk, and so the
 // rounding, would follow the scheduler.
 func parallelRanges(nw, chunks int, f func(worker, chunk int)) {
-	nw = max(1, min(nw, chunks))
-	run := func(w int) {
+	onWorkers(nw, chunks, func(w, nw int) {
 		for c := w * chunks / nw; c < (w+1)*chunks/nw; c++ {
 			f(w, c)
 		}
-	}
-	if nw == 1 {
-		run(0)
-		return
-	}
+	})
+}
+
+// onWorkers runs work(w, n) for w = 0..n-1, n = max(1, min(nw, chunks)), each on its
+// own goroutine but the first, which runs on the caller's; it returns when all are done.
+func onWorkers(nw, chunks int, work func(w, n int)) {
+	n := max(1, min(nw, chunks))
 	var wg sync.WaitGroup
-	wg.Add(nw - 1)
-	for w := 1; w < nw; w++ {
+	wg.Add(n - 1)
+	for w := 1; w < n; w++ {
 		go func(w int) {
 			defer wg.Done()
-			run(w)
+			work(w, n)
 		}(w)
 	}
-	run(0)
+	work(0, n)
 	wg.Wait()
 }
 
