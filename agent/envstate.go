@@ -39,6 +39,10 @@ type timeLimitEnv struct {
 // Reset starts an episode and its step count.
 func (t *timeLimitEnv) Reset() { t.elapsed = 0; t.inner.Reset() }
 
+// NewGame starts an episode in a new game and its step count, passing the pool's
+// distinction between the two resets on to the wrapped env (envpool.NewGamer).
+func (t *timeLimitEnv) NewGame() { t.elapsed = 0; envpool.StartNewGame(t.inner) }
+
 // Step steps the wrapped env and reports Truncated once the limit is reached.
 func (t *timeLimitEnv) Step(a []float32) envpool.StepResult {
 	r := t.inner.Step(a)
@@ -104,7 +108,8 @@ func SnapshotEnvs(p *envpool.Pool) ([][]byte, error) {
 	return out, nil
 }
 
-// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs.
+// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs and tells the
+// pool they hold episodes in progress, so that the next step continues them.
 func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
 	if len(states) != p.NumEnvs() {
 		return fmt.Errorf("agent: checkpoint holds %d env states but the pool has %d envs; resume with the run's own env.num_envs", len(states), p.NumEnvs())
@@ -115,6 +120,9 @@ func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
 			return ErrNoEnvState
 		}
 		if err := u.UnmarshalBinary(s); err != nil {
+			return fmt.Errorf("agent: restore env %d: %w", i, err)
+		}
+		if err := p.Resumed(i); err != nil {
 			return fmt.Errorf("agent: restore env %d: %w", i, err)
 		}
 	}
