@@ -6,9 +6,10 @@
     obs, reward, terminated, truncated, info = envs.step(np.zeros(8, dtype=np.int64))
 
 The pool runs in Go (librlpool.so, built by `make python`); this package is pure
-Python, numpy and ctypes. Sync mode (batch_size == num_envs) returns every env in env
-order; async mode (batch_size < num_envs) returns the first batch_size envs to finish,
-and info["env_id"] says which:
+Python, numpy and ctypes. Sync mode (batch_size == num_envs) returns the envs sent, in
+the order they were sent (every env in env order for a step of all of them); async mode
+(batch_size < num_envs) returns the first batch_size envs to finish, and info["env_id"]
+says which:
 
     envs = rlpool.make("Pong-v5", num_envs=16, batch_size=8)
     envs.async_reset()
@@ -263,6 +264,8 @@ class RLPool:
         rows = self._check(self._lib.rlp_recv(h, int(timeout_ms), *self._ptrs))
         if rows == 0:
             return None
+        if rows < self._batch:  # a sync-mode batch of some envs
+            b = {k: None if v is None else v[:rows] for k, v in b.items()}
         if self._zero_copy:
             return b
         return {k: None if v is None else v.copy() for k, v in b.items()}
@@ -295,7 +298,8 @@ class RLPool:
         return b["obs"], b["reward"], done, info
 
     def recv(self, reset=False):
-        """Wait for the next batch_size results.
+        """Wait for the next batch: batch_size results in async mode; in sync mode
+        the results of every env sent (or reset), in the order they were sent.
 
         Returns (obs, reward, terminated, truncated, info) for gymnasium and
         (obs, reward, done, info) for gym; with reset=True, (obs, info) for gymnasium
@@ -314,8 +318,8 @@ class RLPool:
         """Reset the envs in env_id (None: every env) and return the next batch, as
         recv(reset=True) does: (obs, info) for gymnasium, obs for gym.
 
-        Resetting a subset needs the batch to fill up: in sync mode reset every env,
-        or reset a subset only while the other envs are running."""
+        In sync mode the batch holds just the envs reset; in async mode it needs
+        batch_size envs, so reset a subset only while enough other envs are running."""
         ids = self._ids(env_id)
         if ids is None:
             self.async_reset()
