@@ -52,7 +52,8 @@ type queueSlot struct {
 }
 
 // envState is the pool's bookkeeping for one env. Only the worker running the env
-// touches it; the queue's atomics order successive workers.
+// touches it (and Resumed, while the env is idle); the queue's atomics order successive
+// workers, and Recv's wait orders a worker before the driving goroutine.
 type envState struct {
 	elapsed int32
 	reset   resetKind // the reset due before the next step
