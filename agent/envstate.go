@@ -39,6 +39,10 @@ type timeLimitEnv struct {
 // Reset starts an episode and its step count.
 func (t *timeLimitEnv) Reset() { t.elapsed = 0; t.inner.Reset() }
 
+// NewGame starts an episode in a new game and its step count, passing the pool's
+// distinction between the two resets on to the wrapped env (envpool.NewGamer).
+func (t *timeLimitEnv) NewGame() { t.elapsed = 0; envpool.StartNewGame(t.inner) }
+
 // Step steps the wrapped env and reports Truncated once the limit is reached.
 func (t *timeLimitEnv) Step(a []float32) envpool.StepResult {
 	r := t.inner.Step(a)

@@ -3,8 +3,9 @@ package envpool
 import "sync/atomic"
 
 // Batch is the output of one Recv: Size rows, each the result of one env step (or reset),
-// in contiguous preallocated arrays. In sync mode row i is env i; in async mode rows come
-// in the order envs finished and EnvID says which env each row is.
+// in contiguous preallocated arrays of Size rows each. In sync mode rows come in the
+// order the envs were sent (row i is env i after a Send or Reset of every env); in async
+// mode they come in the order envs finished. EnvID says which env each row is.
 //
 // A Batch stays valid until the next Recv, Step or Reset; copy what you keep longer.
 type Batch struct {
@@ -58,12 +59,49 @@ func (b *Batch) obs(i int, final bool) Obs {
 	return Obs{F32: b.ObsF32[lo:hi]}
 }
 
-// stateBuffer is one slot of the ring of output buffers. Workers claim rows in it and
-// count them done; Recv sleeps on ready until all Size rows are written.
+// stateBuffer is one slot of the ring of output buffers. Workers claim rows of batch
+// (BatchSize rows) and count them done; Recv sleeps on ready until all rows are written
+// or counted, and returns out: batch cut to the rows of the envs that were in flight.
 type stateBuffer struct {
 	batch Batch
+	out   Batch
 	done  atomic.Int32
 	ready *semaphore
+}
+
+// withdraw takes back n rows that a Recv counted as done before it gave up waiting,
+// unless the batch completed meanwhile (done reached size, so ready has or is about to
+// get its permit); it reports whether it took them back.
+func (s *stateBuffer) withdraw(n int32, size int) bool {
+	for {
+		v := s.done.Load()
+		if int(v) >= size {
+			return false
+		}
+		if s.done.CompareAndSwap(v, v-n) {
+			return true
+		}
+	}
+}
+
+// head returns b cut to its first n rows, sharing its arrays.
+func (b *Batch) head(n int) Batch {
+	h := *b
+	h.Size = n
+	obs, info := n*b.ObsSize, n*b.InfoSize
+	h.EnvID, h.Reward, h.Terminated, h.Truncated = b.EnvID[:n], b.Reward[:n], b.Terminated[:n], b.Truncated[:n]
+	h.ElapsedStep, h.First, h.Info = b.ElapsedStep[:n], b.First[:n], b.Info[:info]
+	h.ObsF32, h.ObsU8 = cut(b.ObsF32, obs), cut(b.ObsU8, obs)
+	h.FinalObsF32, h.FinalObsU8 = cut(b.FinalObsF32, obs), cut(b.FinalObsU8, obs)
+	return h
+}
+
+// cut returns s[:n], or nil for a nil s (an array the batch does not have).
+func cut[T any](s []T, n int) []T {
+	if s == nil {
+		return nil
+	}
+	return s[:n]
 }
 
 func newStateBuffer(spec *Spec, size int, sameStep bool) *stateBuffer {

@@ -127,10 +127,24 @@ func idlePool(t *testing.T, numEnvs, batchSize int) *Pool {
 	return newCountPool(t, Options{NumEnvs: numEnvs, BatchSize: batchSize, NumThreads: 1})
 }
 
+// claimNext places a work item for env id as Send does and claims its row as a worker
+// does when the step is done.
+func claimNext(p *Pool, id int32) (*stateBuffer, int) {
+	it := workItem{envID: id}
+	p.place(&it)
+	return p.claim(it)
+}
+
+// collected advances an idle pool past batch k as Recv does, so that the items placed
+// next belong to batch k+1.
+func collected(p *Pool, k int) {
+	p.consumed, p.batchRows = uint64(k+1), 0
+}
+
 // TestRingHandsOutRowsInOrderAndWraps claims rows one after another, as finishing
 // workers do, and checks that async mode fills rows 0..B-1 of each buffer in turn,
 // moves to the next buffer every BatchSize rows and comes back to the first after a
-// full lap, and that sync mode puts env i in row i.
+// full lap, and that sync mode does the same with rows in send order.
 func TestRingHandsOutRowsInOrderAndWraps(t *testing.T) {
 	tests := []struct {
 		numEnvs, batchSize int
@@ -148,15 +162,14 @@ func TestRingHandsOutRowsInOrderAndWraps(t *testing.T) {
 			if len(p.bufs) != tc.wantBufs {
 				t.Fatalf("%d state buffers, want %d", len(p.bufs), tc.wantBufs)
 			}
-			syncMode := tc.numEnvs == tc.batchSize
 			for a := range 3 * len(p.bufs) * tc.batchSize { // three laps of the ring
 				id := int32((a*7 + 3) % tc.numEnvs) // any order of envs
-				buf, row := p.claim(id)
+				buf, row := claimNext(p, id)
+				if a%tc.batchSize == tc.batchSize-1 {
+					collected(p, a/tc.batchSize)
+				}
 				wantBuf := a / tc.batchSize % len(p.bufs)
 				wantRow := a % tc.batchSize
-				if syncMode {
-					wantRow = int(id)
-				}
 				if buf != p.bufs[wantBuf] || row != wantRow {
 					t.Fatalf("claim %d (env %d): buffer %d row %d, want buffer %d row %d",
 						a, id, bufIndex(p, buf), row, wantBuf, wantRow)
@@ -183,11 +196,13 @@ func TestRingNeverReachesTheHeldBatch(t *testing.T) {
 		for batchSize := 1; batchSize <= numEnvs; batchSize++ {
 			p := idlePool(t, numEnvs, batchSize)
 			for held := range 2 * len(p.bufs) {
-				// Rows up to the end of the held batch are claimed; the rest of the
-				// claims come from envs in flight after it.
+				// Rows up to the end of the held batch are claimed (and, in sync
+				// mode, collected); the rest of the claims come from envs in flight
+				// after it.
 				p.rowAlloc.Store(uint64((held + 1) * batchSize))
+				collected(p, held)
 				for k := range numEnvs {
-					if buf, _ := p.claim(int32(k)); buf == p.bufs[held%len(p.bufs)] {
+					if buf, _ := claimNext(p, int32(k)); buf == p.bufs[held%len(p.bufs)] {
 						t.Fatalf("envs=%d batch=%d: in-flight row %d after held batch %d reuses its buffer (%d buffers)",
 							numEnvs, batchSize, k, held, len(p.bufs))
 					}
@@ -206,8 +221,9 @@ func TestBatchReadyExactlyWhenFull(t *testing.T) {
 			buf := p.bufs[0]
 			for lap := range 2 { // the second lap reuses the buffer after a Recv
 				p.rowAlloc.Store(uint64(lap * len(p.bufs) * batchSize)) // the start of buffer 0
+				collected(p, lap*len(p.bufs)-1)
 				for a := range batchSize {
-					got, _ := p.claim(int32(a))
+					got, _ := claimNext(p, int32(a))
 					if got != buf {
 						t.Fatalf("lap %d: claim %d went to buffer %d, want 0", lap, a, bufIndex(p, got))
 					}

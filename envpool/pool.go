@@ -3,9 +3,13 @@
 // batch buffers, in the manner of EnvPool (arXiv 2206.10558).
 //
 // Send queues actions for some envs and returns at once; Recv returns as soon as
-// BatchSize envs have finished. With BatchSize == NumEnvs (sync mode) every Step returns
-// all envs in env order; with a smaller BatchSize (async mode) the first envs to finish
+// BatchSize envs have finished. With BatchSize == NumEnvs (sync mode) Recv waits for
+// every env in flight and returns them in the order they were sent (env order for a
+// Step of every env); with a smaller BatchSize (async mode) the first envs to finish
 // form the batch and the learner overlaps its work with the stragglers.
+//
+// A fresh env counts as done: its first step, without a reset before it, starts it
+// (see NewGamer) and returns its first observation, as a reset would.
 //
 // A Pool is driven by one goroutine: Send, Recv, Step, Reset and AsyncReset must not be
 // called concurrently with each other.
@@ -31,6 +35,10 @@ var ErrClosed = errors.New("envpool: pool is closed")
 type workItem struct {
 	envID int32
 	reset bool
+	// In sync mode the result goes to row row of state buffer buf: the batch open when
+	// the env was sent, at the env's position among the envs sent to it. In async mode
+	// row is -1 and the worker claims the next free row.
+	buf, row int32
 }
 
 // queueSlot is one cell of the action queue. seq says whose turn the cell is: the
@@ -44,10 +52,11 @@ type queueSlot struct {
 }
 
 // envState is the pool's bookkeeping for one env. Only the worker running the env
-// touches it; the queue's atomics order successive workers.
+// touches it (and Resumed, while the env is idle); the queue's atomics order successive
+// workers, and Recv's wait orders a worker before the driving goroutine.
 type envState struct {
-	elapsed    int32
-	needsReset bool
+	elapsed int32
+	reset   resetKind // the reset due before the next step
 }
 
 // Pool steps NumEnvs environments on NumThreads workers. See the package doc.
@@ -71,11 +80,12 @@ type Pool struct {
 	consumed uint64
 
 	// Owned by the driving goroutine.
-	busy     []bool // sent and not yet returned by Recv
-	stamp    []uint64
-	sendGen  uint64
-	inFlight int
-	closed   bool
+	busy      []bool // sent and not yet returned by Recv
+	stamp     []uint64
+	sendGen   uint64
+	inFlight  int
+	batchRows int // sync mode: the rows queued for the open batch
+	closed    bool
 
 	scratchInfo [][]float32 // per worker, for the info of a same-step reset
 	workerErr   atomic.Pointer[error]
@@ -106,6 +116,9 @@ func New(spec Spec, factory Factory, opts Options) (*Pool, error) {
 	p.actions = make([]float32, o.NumEnvs*p.actionDim)
 	for i := range p.items {
 		p.items[i].seq.Store(uint64(i))
+	}
+	for i := range p.state {
+		p.state[i].reset = newGame // a fresh env counts as done
 	}
 	if err := p.buildEnvs(factory); err != nil {
 		return nil, err
@@ -163,8 +176,29 @@ func (p *Pool) Options() Options { return p.opts }
 // NumEnvs is the number of env instances.
 func (p *Pool) NumEnvs() int { return p.opts.NumEnvs }
 
-// BatchSize is the number of rows each Recv returns.
+// BatchSize is the number of rows each Recv returns (in sync mode, at most: there Recv
+// returns the envs in flight, which may be fewer).
 func (p *Pool) BatchSize() int { return p.opts.BatchSize }
+
+// syncMode reports whether the pool runs in sync mode (BatchSize == NumEnvs).
+func (p *Pool) syncMode() bool { return p.opts.BatchSize == p.opts.NumEnvs }
+
+// Resumed tells the pool that env i holds an episode in progress, restored from saved
+// state: its next Send steps it rather than starting it with a reset, as the first step
+// of a fresh env would. The env must not be in flight.
+func (p *Pool) Resumed(i int) error {
+	if p.closed {
+		return ErrClosed
+	}
+	if i < 0 || i >= p.opts.NumEnvs {
+		return fmt.Errorf("envpool: Resumed: env id %d out of range [0, %d)", i, p.opts.NumEnvs)
+	}
+	if p.busy[i] {
+		return fmt.Errorf("envpool: Resumed: env %d is still running; Recv its result first", i)
+	}
+	p.state[i].reset = noReset
+	return nil
+}
 
 // Env returns env i, for inspection (rendering, tests) while it is not running.
 func (p *Pool) Env(i int) Env { return p.envs[i] }
@@ -244,6 +278,9 @@ func (p *Pool) checkSend(id int, action []float32) error {
 // enqueue puts an item on the ring; the caller releases the work semaphore afterwards,
 // which publishes it.
 func (p *Pool) enqueue(it workItem) {
+	if it.envID >= 0 {
+		p.place(&it)
+	}
 	s := &p.items[p.tail%uint64(len(p.items))]
 	for s.seq.Load() != p.tail {
 		runtime.Gosched() // a worker has yet to read this cell's previous item
@@ -257,8 +294,20 @@ func (p *Pool) enqueue(it workItem) {
 	}
 }
 
-// Recv waits for the next BatchSize results and returns them. It fails instead of
-// blocking forever when fewer than BatchSize envs are in flight.
+// place says where an item's result goes: in sync mode, the next row of the open batch
+// (the buffer Recv reads next); in async mode, the row a worker claims when it is done.
+func (p *Pool) place(it *workItem) {
+	it.buf, it.row = 0, -1
+	if p.syncMode() {
+		it.buf, it.row = int32(p.consumed%uint64(len(p.bufs))), int32(p.batchRows)
+		p.batchRows++
+	}
+}
+
+// Recv waits for the next batch and returns it. In async mode a batch is BatchSize
+// rows, and Recv fails instead of blocking forever when fewer envs are in flight. In
+// sync mode it is every env in flight, in the order they were sent (a Send or
+// SendReset of some envs gets just those back), and Recv fails when none is.
 func (p *Pool) Recv() (*Batch, error) {
 	b, _, err := p.recv(-1)
 	return b, err
@@ -276,22 +325,40 @@ func (p *Pool) recv(d time.Duration) (*Batch, bool, error) {
 	if p.closed {
 		return nil, false, ErrClosed
 	}
-	if p.inFlight < p.opts.BatchSize {
-		return nil, false, fmt.Errorf("envpool: Recv: %d envs in flight but a batch needs %d; Send (or AsyncReset) first", p.inFlight, p.opts.BatchSize)
+	n := p.opts.BatchSize
+	if p.syncMode() {
+		n = p.inFlight
+		if n == 0 {
+			return nil, false, errors.New("envpool: Recv: no envs in flight; Send, SendReset or AsyncReset first")
+		}
+	}
+	if p.inFlight < n {
+		return nil, false, fmt.Errorf("envpool: Recv: %d envs in flight but a batch needs %d; Send (or AsyncReset) first", p.inFlight, n)
 	}
 	buf := p.bufs[p.consumed%uint64(len(p.bufs))]
+	// A buffer is ready when BatchSize rows are done; the rows of a partial sync batch
+	// that no env will write count as done from the start.
+	missing := int32(p.opts.BatchSize - n)
+	if missing > 0 {
+		p.finishRows(buf, missing)
+	}
 	if d < 0 {
 		buf.ready.acquire()
 	} else if !buf.ready.acquireTimeout(d) {
-		return nil, false, nil
+		if missing == 0 || buf.withdraw(missing, p.opts.BatchSize) {
+			return nil, false, nil
+		}
+		buf.ready.acquire() // the batch completed as the wait ended; its permit is given
 	}
 	buf.done.Store(0)
 	p.consumed++
-	b := &buf.batch
+	p.batchRows = 0
+	buf.out = buf.batch.head(n)
+	b := &buf.out
 	for _, id := range b.EnvID {
 		p.busy[id] = false
 	}
-	p.inFlight -= b.Size
+	p.inFlight -= n
 	if e := p.workerErr.Load(); e != nil {
 		return b, true, *e
 	}
@@ -320,8 +387,8 @@ func (p *Pool) AsyncReset() error {
 // SendReset queues a reset of each env in envIDs (nil: every env), none of which may
 // be in flight, and returns at once; Recv collects their first observations as it
 // collects the results of a Send, the other envs' steps may be in flight meanwhile.
-// This is EnvPool's reset(env_id): a new episode for some envs, whatever state theirs
-// is in.
+// This is EnvPool's reset(env_id): a new episode in a new game for some envs, whatever
+// state theirs is in (see NewGamer).
 func (p *Pool) SendReset(envIDs []int32) error {
 	if p.closed {
 		return ErrClosed
@@ -345,8 +412,9 @@ func (p *Pool) SendReset(envIDs []int32) error {
 	return nil
 }
 
-// Reset resets every env and returns the first batch of observations (all envs in sync
-// mode; the first BatchSize to finish in async mode, with the rest still in flight).
+// Reset resets every env, each to a new game (see NewGamer), and returns the first
+// batch of observations (all envs in sync mode; the first BatchSize to finish in async
+// mode, with the rest still in flight).
 func (p *Pool) Reset() (*Batch, error) {
 	if err := p.AsyncReset(); err != nil {
 		return nil, err
@@ -416,9 +484,9 @@ func (p *Pool) runSafe(w int, it workItem) {
 		if r := recover(); r != nil {
 			err := fmt.Errorf("envpool: env %d panicked: %v", it.envID, r)
 			p.workerErr.CompareAndSwap(nil, &err)
-			p.state[it.envID].needsReset = true
+			p.state[it.envID].reset = newGame
 			if claimed == nil {
-				claimed, row = p.claim(it.envID)
+				claimed, row = p.claim(it)
 			}
 			b := &claimed.batch
 			b.EnvID[row], b.Truncated[row], b.Terminated[row] = it.envID, true, false
@@ -433,9 +501,17 @@ func (p *Pool) run(w int, it workItem, claimed **stateBuffer, rowOut *int) {
 	env, st := p.envs[id], &p.state[id]
 	var res StepResult
 	first := false
-	if it.reset || st.needsReset {
-		env.Reset()
-		st.elapsed, st.needsReset, first = 0, false, true
+	kind := st.reset
+	if it.reset {
+		kind = newGame
+	}
+	if kind != noReset {
+		if kind == newGame {
+			StartNewGame(env)
+		} else {
+			env.Reset()
+		}
+		st.elapsed, st.reset, first = 0, noReset, true
 	} else {
 		res = env.Step(p.actions[int(id)*p.actionDim : (int(id)+1)*p.actionDim])
 		st.elapsed++
@@ -443,7 +519,7 @@ func (p *Pool) run(w int, it workItem, claimed **stateBuffer, rowOut *int) {
 			res.Truncated = true
 		}
 	}
-	buf, row := p.claim(id)
+	buf, row := p.claim(it)
 	*claimed, *rowOut = buf, row
 	b := &buf.batch
 	info := b.Info[row*b.InfoSize : (row+1)*b.InfoSize]
@@ -461,27 +537,33 @@ func (p *Pool) run(w int, it workItem, claimed **stateBuffer, rowOut *int) {
 		env.Observe(b.obs(row, false), p.scratchInfo[w])
 	default:
 		env.Observe(b.obs(row, false), info)
-		st.needsReset = done
+		if done {
+			st.reset = autoReset
+		}
 	}
 	b.First[row] = first
 	p.finish(buf)
 }
 
-// claim takes the next output row with one atomic add. In sync mode the row is the
-// env's own index, so batches come in env order.
-func (p *Pool) claim(id int32) (*stateBuffer, int) {
+// claim returns the output row of a finished item. In sync mode it is the row the item
+// was given when it was sent, so a batch comes back in send order; in async mode it is
+// the next free row, taken with one atomic add.
+func (p *Pool) claim(it workItem) (*stateBuffer, int) {
+	if it.row >= 0 {
+		return p.bufs[it.buf], int(it.row)
+	}
 	a := p.rowAlloc.Add(1) - 1
 	bs := uint64(p.opts.BatchSize)
-	buf := p.bufs[(a/bs)%uint64(len(p.bufs))]
-	row := int(a % bs)
-	if p.opts.BatchSize == p.opts.NumEnvs {
-		row = int(id)
-	}
-	return buf, row
+	return p.bufs[(a/bs)%uint64(len(p.bufs))], int(a % bs)
 }
 
-func (p *Pool) finish(buf *stateBuffer) {
-	if int(buf.done.Add(1)) == p.opts.BatchSize {
+// finish counts one row of buf as written.
+func (p *Pool) finish(buf *stateBuffer) { p.finishRows(buf, 1) }
+
+// finishRows counts n rows of buf as written; whoever completes the BatchSize rows
+// wakes Recv.
+func (p *Pool) finishRows(buf *stateBuffer, n int32) {
+	if int(buf.done.Add(n)) == p.opts.BatchSize {
 		buf.ready.release(1)
 	}
 }

@@ -26,7 +26,8 @@ func SnapshotEnvs(p *envpool.Pool) ([][]byte, error) {
 	return out, nil
 }
 
-// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs.
+// RestoreEnvs loads states saved by SnapshotEnvs into an idle pool's envs and tells the
+// pool they hold episodes in progress, so that the next step continues them.
 func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
 	if len(states) != p.NumEnvs() {
 		return fmt.Errorf("ppo: checkpoint holds %d env states but the pool has %d envs; resume with the run's own env.num_envs", len(states), p.NumEnvs())
@@ -37,6 +38,11 @@ func RestoreEnvs(p *envpool.Pool, states [][]byte) error {
 			return agent.ErrNoEnvState
 		}
 		if err := u.UnmarshalBinary(s); err != nil {
+			return fmt.Errorf("ppo: restore env %d: %w", i, err)
+		}
+		// The env holds an episode in progress: its next step continues it rather than
+		// starting it as a fresh env's first step would.
+		if err := p.Resumed(i); err != nil {
 			return fmt.Errorf("ppo: restore env %d: %w", i, err)
 		}
 	}

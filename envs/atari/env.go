@@ -283,15 +283,24 @@ func uniformBelow(g *vcs.Random, n uint32) uint32 {
 	return uint32(p >> 32)
 }
 
-// Reset starts an episode as EnvPool does: a real game reset unless episodic life
-// continues a game that is not over; then the random NOOPs (a game that ends during
-// them is reset again) and FIRE if fire reset applies. The last frame is the first
-// observation; after a real reset it fills every stack slot. Only that frame is drawn.
-func (e *Env) Reset() {
+// Reset starts an episode as EnvPool's auto-reset does: a real game reset unless
+// episodic life continues a game that is not over; then the random NOOPs (a game that
+// ends during them is reset again) and FIRE if fire reset applies. The last frame is
+// the first observation; after a real reset it fills every stack slot. Only that frame
+// is drawn.
+func (e *Env) Reset() { e.reset(false) }
+
+// NewGame starts an episode in a new game, as EnvPool's explicit reset does: Reset
+// with a real game reset even when episodic life would continue the game
+// (envpool.NewGamer).
+func (e *Env) NewGame() { e.reset(true) }
+
+// reset is Reset, with a real game reset whatever the game's state when newGame is set.
+func (e *Env) reset(newGame bool) {
 	noop := e.noops()
 	pushAll := false
 	last := noop == 0 && !e.fireReset // the reset's own last frame is observed
-	if !e.cfg.EpisodicLife || e.gameOver() || e.elapsed >= e.cfg.MaxEpisodeSteps {
+	if newGame || !e.cfg.EpisodicLife || e.gameOver() || e.elapsed >= e.cfg.MaxEpisodeSteps {
 		e.setRender(last)
 		e.resetGame()
 		e.elapsed = 0

@@ -12,9 +12,10 @@ env_type "gymnasium" and "gym" return tuples (gym as EnvPool 1.x gives it, the s
 shapes as gymnasium), "dm" returns dm_env TimeSteps. The pool runs in Go
 (librlpool.so, built by `make python`); this package is pure Python, numpy and
 ctypes, and uses gymnasium, gym and dm_env when they import (stand-ins with the same
-attributes otherwise). Sync mode (batch_size == num_envs) returns every env in env
-order; async mode (batch_size < num_envs) returns the first batch_size envs to finish,
-and info["env_id"] says which:
+attributes otherwise). Sync mode (batch_size == num_envs) returns the envs sent, in the
+order they were sent (every env in env order for a step of all of them); async mode
+(batch_size < num_envs) returns the first batch_size envs to finish, and
+info["env_id"] says which:
 
     envs = rlpool.make(task_id, env_type="gymnasium", num_envs=16, batch_size=8)
     envs.async_reset()

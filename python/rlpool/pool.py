@@ -234,6 +234,8 @@ class RLPool:
         rows = self._check(self._lib.rlp_recv(h, int(timeout_ms), *self._ptrs))
         if rows == 0:
             return None
+        if rows < self._batch:  # a sync-mode batch of some envs
+            b = {k: None if v is None else v[:rows] for k, v in b.items()}
         if self._zero_copy:
             return b
         return {k: None if v is None else v.copy() for k, v in b.items()}
@@ -287,8 +289,9 @@ class RLPool:
         raise NotImplementedError
 
     def recv(self, reset=False, return_info=True):
-        """Wait for the next batch_size results and return them as step (or, with
-        reset=True, reset) does. info holds numpy arrays: env_id, players.env_id,
+        """Wait for the next batch (batch_size results in async mode; in sync mode the
+        results of every env sent or reset, in the order they were sent) and return
+        them as step (or, with reset=True, reset) does. info holds numpy arrays: env_id, players.env_id,
         elapsed_step, the task's own keys, and final_obs in same_step mode (valid in
         rows that ended an episode)."""
         return self._to(self._wait(), reset, return_info)
@@ -302,8 +305,8 @@ class RLPool:
         """Reset the envs in env_id (None: every env) and return the next batch, as
         recv(reset=True) does.
 
-        Resetting a subset needs the batch to fill up: in sync mode reset every env,
-        or reset a subset only while the other envs are running."""
+        In sync mode the batch holds just the envs reset; in async mode it needs
+        batch_size envs, so reset a subset only while enough other envs are running."""
         ids = self._ids(env_id)
         if ids is None:
             self.async_reset()

@@ -288,17 +288,48 @@ def test_reset_env_ids_async():
         assert np.all(info["elapsed_step"] >= 1)
 
 
-def test_reset_env_ids_sync_needs_full_batch():
+def test_sync_mode_returns_the_envs_sent():
+    # As in EnvPool, a sync-mode batch holds the envs sent (or reset), in send order.
     with rlpool.make("CartPole-v1", num_envs=3, seed=1) as p:
         p.reset()
         p.step(np.zeros(3, np.int64))
-        with pytest.raises(RuntimeError, match="in flight but a batch needs 3"):
-            p.reset(env_id=[1])
-        # Env 1 is resetting; send the others and the batch completes.
-        p.send(np.zeros(2, np.int64), [0, 2])
-        obs, rew, term, trunc, info = p.recv()
-        np.testing.assert_array_equal(info["elapsed_step"], [2, 0, 2])
-        assert rew[1] == 0
+        obs, info = p.reset(env_id=[1])
+        assert obs.shape == (1, 4)
+        np.testing.assert_array_equal(info["env_id"], [1])
+        np.testing.assert_array_equal(info["elapsed_step"], [0])
+        obs, rew, term, trunc, info = p.step(np.zeros(2, np.int64), [2, 0])
+        assert obs.shape == (2, 4) and rew.shape == (2,)
+        np.testing.assert_array_equal(info["env_id"], [2, 0])
+        np.testing.assert_array_equal(info["elapsed_step"], [2, 2])
+        # A step of every env is a full batch in env order again.
+        obs, rew, term, trunc, info = p.step(np.zeros(3, np.int64))
+        np.testing.assert_array_equal(info["env_id"], [0, 1, 2])
+        np.testing.assert_array_equal(info["elapsed_step"], [3, 1, 3])
+
+
+def test_first_step_without_reset_is_a_seeded_reset():
+    # A fresh env counts as done: its first step ignores the action and returns the
+    # seeded first observation, as reset does.
+    with rlpool.make("CartPole-v1", num_envs=2, seed=0) as a, rlpool.make("CartPole-v1", num_envs=2, seed=0) as b, \
+            rlpool.make("CartPole-v1", num_envs=2, seed=1) as c:
+        obs_reset, _ = a.reset()
+        obs, rew, term, trunc, info = b.step(np.ones(2, np.int64))
+        np.testing.assert_array_equal(obs, obs_reset)
+        np.testing.assert_array_equal(rew, [0, 0])
+        np.testing.assert_array_equal(info["elapsed_step"], [0, 0])
+        assert not term.any() and not trunc.any()
+        obs_c, *_ = c.step(np.ones(2, np.int64))
+        assert not np.array_equal(obs_c, obs)
+
+
+def test_explicit_reset_starts_a_new_game():
+    # With episodic_life, reset() starts a new game every time (five lives), however
+    # often it is called.
+    p = make_or_skip("Breakout-v5", num_envs=1, seed=0, episodic_life=True)
+    with p:
+        for _ in range(8):
+            obs, info = p.reset()
+            assert info["lives"][0] == 5 and info["elapsed_step"][0] == 0
 
 
 def test_reset_matches_seeded_start():
@@ -308,9 +339,11 @@ def test_reset_matches_seeded_start():
         a.reset()
         b.reset()
         a.send(np.zeros(1, np.int64), [1])
-        obs_a, _ = a.reset(env_id=[0])
+        # The batch holds env 1's step and env 0's reset, in that (send) order.
+        obs_a, info_a = a.reset(env_id=[0])
+        np.testing.assert_array_equal(info_a["env_id"], [1, 0])
         obs_b, _ = b.reset()
-        np.testing.assert_array_equal(obs_a[0], obs_b[0])
+        np.testing.assert_array_equal(obs_a[1], obs_b[0])
 
 
 def test_same_step_auto_reset():
@@ -429,7 +462,7 @@ def test_control_suite_layout_and_step_types():
 
 def test_recv_without_send_is_an_error():
     with rlpool.make("CartPole-v1", num_envs=2) as p:
-        with pytest.raises(RuntimeError, match="0 envs in flight but a batch needs 2"):
+        with pytest.raises(RuntimeError, match="no envs in flight"):
             p.recv()
         p.reset()
 
