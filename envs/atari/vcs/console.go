@@ -58,6 +58,9 @@ type Console struct {
 	swchaVal      uint8
 	inpt          [2]uint8 // INPT4, INPT5 bit 7
 	potResistance [4]int32 // INPT0..INPT3 analog pins
+
+	// undrawn records the frames run without drawing (see redraw.go).
+	undrawn undrawnFrames
 }
 
 // NewConsole builds the console for rom in ALE's order
@@ -137,6 +140,7 @@ func (c *Console) Reset() {
 	c.resetCycles()
 	c.riot.reset()
 	c.tia.reset()
+	c.undrawn.clear() // the TIA's reset cleared both buffers
 	c.cart.reset(c)
 	c.cpu.Reset()
 }
@@ -188,10 +192,16 @@ func (c *Console) PAL() bool { return c.pal }
 // CPU returns the console's CPU (for tests and debugging).
 func (c *Console) CPU() *CPU { return c.cpu }
 
-// SetRenderEnabled turns pixel colour writes on or off. When off, frames still run
-// exactly (collisions are still computed) but the screen buffer is not written; use it
-// for frames nobody looks at.
-func (c *Console) SetRenderEnabled(on bool) { c.tia.render = on }
+// SetRenderEnabled turns pixel colour writes on or off for the frames that start from
+// now on. When off, frames still run exactly (collisions are still computed) but the
+// screen buffer is not written; use it for frames nobody looks at. Screens shown with
+// it on are those of drawing every frame (see ScreenExact): a frame that does not end
+// within one RunFrame is drawn whole, and frames that leave part of the window
+// untouched get the pixels the undrawn frames before them would have left there.
+func (c *Console) SetRenderEnabled(on bool) {
+	c.tia.wantRender = on
+	c.tia.render = on || c.tia.partial
+}
 
 // Read is the system bus read (docs/design/emulator.md, The bus): 13-bit decode to TIA,
 // RIOT RAM, RIOT I/O or cartridge, with the full address passed to devices. It records

@@ -65,6 +65,7 @@ func (t *tia) blankBar(p, n int) {
 	}
 	if t.render {
 		clear(buf[p : p+n])
+		t.barEnd = max(t.barEnd, p+n)
 	}
 }
 
