@@ -65,6 +65,13 @@ func (u *undrawnFrames) clear() {
 	u.n = [2]int{}
 }
 
+// unknown marks both buffers as of unknown exactness (after Load: the saved console
+// may have skipped drawing); a drawn frame that covers the window makes one exact.
+func (u *undrawnFrames) unknown() {
+	u.status = [2]bufStatus{bufLost, bufLost}
+	u.n = [2]int{}
+}
+
 // saveFrame copies the machine state, without frame buffers, into s.
 func (c *Console) saveFrame(s *frameStart) {
 	s.cpu, s.tia, s.riot, s.dataBus = c.cpu.State(), c.tia.tiaState, c.riot.riotState, c.cpu.dataBus
@@ -72,17 +79,23 @@ func (c *Console) saveFrame(s *frameStart) {
 	s.in, s.inputSet, s.switches = c.in, c.inputSet, c.switches
 }
 
-// restoreFrame returns the machine to s. The TIA's no-op write memo is cleared: it
-// described the state being left.
+// restoreFrame returns the machine to s.
 func (c *Console) restoreFrame(s *frameStart) {
-	c.cpu.SetState(s.cpu)
-	c.tia.tiaState = s.tia
+	c.setMachine(s.cpu, &s.tia, &s.riot, &s.cart, s.dataBus, s.in, s.inputSet, s.switches)
+}
+
+// setMachine puts the CPU, TIA registers, RIOT, cartridge, data bus and input into the
+// given state (Load and restoreFrame). The TIA's no-op write memo is cleared: it
+// described the state being left.
+func (c *Console) setMachine(cpu CPUState, tia *tiaState, riot *riotState, cart *cartState, dataBus uint8, in Input, inputSet bool, switches uint8) {
+	c.cpu.SetState(cpu)
+	c.tia.tiaState = *tia
 	c.tia.noop = [64]uint16{}
-	c.riot.riotState = s.riot
-	c.cart.load(&s.cart)
+	c.riot.riotState = *riot
+	c.cart.load(cart)
 	c.remapCart()
-	c.cpu.dataBus = s.dataBus
-	c.in, c.inputSet, c.switches = s.in, s.inputSet, s.switches
+	c.cpu.dataBus = dataBus
+	c.in, c.inputSet, c.switches = in, inputSet, switches
 	c.applyInput()
 }
 

@@ -8,8 +8,8 @@ import "testing"
 // except that with long set, a pass whose counter is 1 mod 16 first computes for about
 // 4,000 lines without touching the TIA (a frame that ends only after several RunFrames,
 // forced by the line limit; rare enough that the console stays NTSC), and a pass whose
-// counter is 2 mod shortEvery draws only 150 lines (a short frame: rows near the
-// bottom stay as they were).
+// counter is 2 mod shortEvery (a power of two; 1 means never) draws only 150 lines (a
+// short frame: rows near the bottom stay as they were).
 func skipProgram(long bool, shortEvery byte) []byte {
 	p := &prog{}
 	p.emit(0xA2, 0xFF, 0x9A) // LDX #$FF; TXS
@@ -119,5 +119,28 @@ func TestUndrawnFramesLost(t *testing.T) {
 		if tc.exact && string(all.Screen()) != string(some.Screen()) {
 			t.Errorf("after %d undrawn short frames: the screen differs", tc.undrawn)
 		}
+	}
+}
+
+// TestLoadForgetsExactness checks that after Load the screen is not claimed exact (the
+// saved buffers may come from skipped frames) until a drawn frame covers the window.
+func TestLoadForgetsExactness(t *testing.T) {
+	c, err := NewConsole(skipProgram(false, 1), DefaultConfig()) // every pass 250 lines
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.RunFrame()
+	if !c.ScreenExact() {
+		t.Fatal("a console drawing every frame reports an inexact screen")
+	}
+	var s State
+	c.Save(&s)
+	c.Load(&s)
+	if c.ScreenExact() {
+		t.Error("screen reported exact right after Load")
+	}
+	_ = c.RunFrame()
+	if !c.ScreenExact() {
+		t.Error("screen still reported inexact after drawn frames covering the window")
 	}
 }
