@@ -6,29 +6,20 @@ package vcs
 // same buffer, and an unfinished frame shows it until the frame ends
 // (docs/design/emulator.md, Pixels nobody looks at). So the console remembers, per
 // buffer, the start of the frames it ran there without drawing, and when a drawn frame
-// leaves part of its window untouched at the end of a RunFrame, it runs those frames
-// again, drawn, underneath what the drawn frame has drawn. Games that always draw
-// their whole window never need it and pay only for a copy of the machine state at the
-// start of each undrawn frame.
+// leaves untouched, at the end of a RunFrame, pixels that those frames would have
+// drawn, it runs them again, drawn, underneath what the drawn frame has drawn. Games
+// that always draw their whole window never need it and pay only for a copy of the
+// machine state at the start of each undrawn frame.
+//
+// A frame draws its buffer from the start: pixels up to its frame pointer (and an
+// HMOVE bar a few pixels past it). That prefix's end is the frame's extent. A frame
+// overwrites every pixel of the frames before it whose extent is no longer than its
+// own, so a buffer's record only keeps undrawn frames of decreasing extent, oldest
+// first, and a drawn frame whose extent is at least the record's first needs nothing.
 
-// bufStatus says how a frame buffer's content relates to what drawing every frame
-// would have left in it.
-type bufStatus uint8
-
-const (
-	// bufExact: the content is what drawing every frame gives.
-	bufExact bufStatus = iota
-	// bufRedo: the content is exact once the buffer's recorded undrawn frames are
-	// run again, drawn, in order.
-	bufRedo
-	// bufLost: more undrawn frames than maxRedo left parts of the window untouched;
-	// the content can no longer be made exact.
-	bufLost
-)
-
-// maxRedo is the most undrawn frames recorded per buffer. A frame that draws the whole
-// window replaces the record, so only a run of frames that each draw part of the window
-// can exceed it.
+// maxRedo is the most undrawn frames recorded per buffer. Only a run of undrawn frames
+// of strictly decreasing extent can exceed it; the pixels the oldest of them alone
+// drew are then lost.
 const maxRedo = 3
 
 // frameStart is the machine state at the start of a frame, before its frame buffer is
@@ -48,9 +39,13 @@ type frameStart struct {
 // undrawnFrames is the console's record of frames run without drawing. It is not
 // machine state: a State does not carry it.
 type undrawnFrames struct {
-	status [2]bufStatus
+	// n[i] frames are recorded for buffer i, with their extents ext[i] (decreasing).
 	n      [2]int
+	ext    [2][maxRedo]int
 	frames [2][maxRedo]frameStart
+	// lost[i] is the end of the prefix of buffer i holding pixels no record can
+	// redraw (0 when none); pixels past the recorded extents and below it are lost.
+	lost [2]int
 	// next is the start of the undrawn frame being run; now holds the machine while
 	// recorded frames are run again.
 	next, now frameStart
@@ -61,15 +56,14 @@ type undrawnFrames struct {
 // clear forgets every recorded frame: both buffers are exact (after a reset cleared
 // them).
 func (u *undrawnFrames) clear() {
-	u.status = [2]bufStatus{}
-	u.n = [2]int{}
+	u.n, u.lost = [2]int{}, [2]int{}
 }
 
-// unknown marks both buffers as of unknown exactness (after Load: the saved console
-// may have skipped drawing); a drawn frame that covers the window makes one exact.
+// unknown marks the whole of both buffers as of unknown exactness (after Load: the
+// saved console may have skipped drawing); a drawn frame covering the window makes one
+// exact again.
 func (u *undrawnFrames) unknown() {
-	u.status = [2]bufStatus{bufLost, bufLost}
-	u.n = [2]int{}
+	u.n, u.lost = [2]int{}, [2]int{bufSize, bufSize}
 }
 
 // saveFrame copies the machine state, without frame buffers, into s.
@@ -108,51 +102,65 @@ func (t *tia) runDrawn() error {
 	return err
 }
 
+// extent returns the end of the prefix of the current buffer the frame being run has
+// drawn (or would have, undrawn); a frame that reached the end of the window counts as
+// covering the whole buffer.
+func (t *tia) extent() int {
+	if t.framePtr >= screenWidth*int(t.height) {
+		return bufSize
+	}
+	return min(max(t.framePtr, t.barEnd), bufSize)
+}
+
 // settleScreen updates the current buffer's record after a RunFrame and, when a drawn
-// frame has left part of its window untouched over a buffer that undrawn frames went
-// through, makes the buffer exact by running those frames again underneath.
+// frame has left untouched pixels that recorded undrawn frames would have drawn, makes
+// the buffer exact by running those frames again underneath.
 func (c *Console) settleScreen() {
 	t, u := c.tia, &c.undrawn
 	i := t.cur
-	covered := t.framePtr >= screenWidth*int(t.height)
+	e := t.extent()
+	n := u.n[i]
+	for n > 0 && u.ext[i][n-1] <= e {
+		n-- // overwritten by this frame
+	}
 	if !t.render {
 		// An undrawn frame always ends within its RunFrame (update reruns one that
 		// does not, drawn).
-		switch {
-		case covered:
-			u.n[i] = 0
-		case u.status[i] == bufLost || u.n[i] == maxRedo:
-			u.status[i] = bufLost
-			return
+		if n == maxRedo {
+			u.lost[i] = max(u.lost[i], u.ext[i][0])
+			copy(u.frames[i][:], u.frames[i][1:])
+			copy(u.ext[i][:], u.ext[i][1:])
+			n--
 		}
-		u.frames[i][u.n[i]] = u.next
-		u.n[i]++
-		u.status[i] = bufRedo
+		if u.lost[i] <= e {
+			u.lost[i] = 0
+		}
+		u.frames[i][n], u.ext[i][n] = u.next, e
+		u.n[i] = n + 1
 		return
 	}
-	switch {
-	case covered:
-	case u.status[i] == bufRedo:
-		c.redrawUnder(i)
-	default:
-		return // exact already, or lost for good
+	if n > 0 {
+		c.redrawUnder(i, n)
+		e = u.ext[i][0]
 	}
-	u.status[i], u.n[i] = bufExact, 0
+	u.n[i] = 0
+	if u.lost[i] <= e {
+		u.lost[i] = 0
+	}
 }
 
-// redrawUnder runs buffer i's recorded undrawn frames again, drawn, then puts back what
-// the current frame has drawn so far (its pixels up to the frame pointer and any HMOVE
-// bar written past it).
-func (c *Console) redrawUnder(i int) {
+// redrawUnder runs buffer i's first n recorded undrawn frames again, drawn, then puts
+// back what the current frame has drawn so far.
+func (c *Console) redrawUnder(i, n int) {
 	t, u := c.tia, &c.undrawn
-	drawn := min(max(t.framePtr, t.barEnd), len(t.bufs[i]))
+	drawn := min(max(t.framePtr, t.barEnd), bufSize)
 	if u.scratch == nil {
 		u.scratch = make([]byte, bufSize)
 	}
 	copy(u.scratch, t.bufs[i][:drawn])
 	render, barEnd := t.render, t.barEnd
 	c.saveFrame(&u.now)
-	for k := range u.n[i] {
+	for k := range n {
 		c.restoreFrame(&u.frames[i][k])
 		_ = t.runDrawn() // it ended the first time; the same run ends the same way
 	}
@@ -163,8 +171,10 @@ func (c *Console) redrawUnder(i int) {
 
 // ScreenExact reports whether the current screen is what drawing every frame would
 // have shown (ALE's screen). It is false after a frame run without drawing, and after
-// a drawn frame that left part of its window untouched over a buffer whose content
-// could not be made exact (more than maxRedo undrawn frames in a row over it, each
-// drawing part of the window); a caller that sees that should draw every frame from
-// then on.
-func (c *Console) ScreenExact() bool { return c.undrawn.status[c.tia.cur] == bufExact }
+// a drawn frame that left untouched pixels the console could not redraw (more than
+// maxRedo undrawn frames in a row over its buffer, each drawing less of it than the
+// one before); a caller that sees that should draw every frame from then on.
+func (c *Console) ScreenExact() bool {
+	u := &c.undrawn
+	return u.n[c.tia.cur] == 0 && u.lost[c.tia.cur] == 0
+}
