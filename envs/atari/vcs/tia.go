@@ -65,7 +65,8 @@ type tia struct {
 	// frame being run writes pixels (see update).
 	wantRender, render bool
 	// barEnd is the buffer index just past the last HMOVE bar pixel the current frame
-	// wrote; a bar can run ahead of the frame pointer (see redrawUnder).
+	// wrote (or would have, undrawn); a bar can run ahead of the frame pointer (see
+	// tia.extent and redrawUnder).
 	barEnd int
 	// eager turns the draw deferral off, drawing at every access exactly as Stella
 	// does; tests compare both ways.
