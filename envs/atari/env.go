@@ -111,11 +111,9 @@ type Env struct {
 	stack      []uint8       // StackNum frames, a ring; newest at stack[head]
 	head       int
 
-	// renderAll keeps the console drawing every frame; it is set once an observed
-	// frame ends before the bottom of the screen, whose undrawn rows would then show
-	// what skipped frames left (see Step).
-	renderAll   bool
-	screenLines int // yStart + screen height: the lines a complete frame draws
+	// renderAll keeps the console drawing every frame; it is set once the console
+	// reports an observed screen it could not make exact (see observedComplete).
+	renderAll bool
 }
 
 // NewEnv builds an env for a ROM (it must be one of the supported games) with the
@@ -167,11 +165,6 @@ func NewEnv(rom []byte, cfg EnvConfig, seed int64) (*Env, error) {
 		e.resizers = append(e.resizers, newResizer(ScreenWidth, rawHeight, cfg.ImgWidth, cfg.ImgHeight, cfg.UseInterAreaResize))
 	}
 	e.stack = make([]uint8, cfg.StackNum*e.frameLen)
-	yStart := g.Props.YStart
-	if yStart == 0 {
-		yStart = DefaultYStart
-	}
-	e.screenLines = yStart + ale.ScreenHeight()
 	return e, nil
 }
 
@@ -321,9 +314,9 @@ func (e *Env) reset(newGame bool) {
 	}
 	e.setRender(true)
 	if !e.observedComplete() {
-		// The rows this short frame left undrawn hold what an undrawn earlier frame
-		// left there; this observation cannot be redone, but from now on every frame
-		// is drawn, so later ones are exact.
+		// Rows this frame left undrawn hold what undrawn earlier frames left there,
+		// which the console could not redraw; this observation cannot be redone, but
+		// from now on every frame is drawn, so later ones are exact.
 		e.renderAll = true
 	}
 	e.captureSingle()
@@ -416,12 +409,12 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	}
 }
 
-// observedComplete reports whether the frame just emulated drew every row of the
-// screen window. Pixels a frame does not draw keep what its buffer held two frames
-// before; if that frame was emulated without drawing, they would differ from ALE's.
-// Games draw full frames; the check guards the rare one that does not.
+// observedComplete reports whether the screen of the frame just emulated is ALE's.
+// Pixels a frame does not draw keep what its buffer held two frames before; the
+// console redraws skipped frames underneath when that matters, and reports the rare
+// case it cannot (vcs.Console.ScreenExact).
 func (e *Env) observedComplete() bool {
-	return e.con == nil || e.renderAll || e.con.Scanlines() >= e.screenLines
+	return e.con == nil || e.renderAll || e.con.ScreenExact()
 }
 
 // screen returns the first 210 rows of the current screen (padded with black in the

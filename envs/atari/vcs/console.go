@@ -28,6 +28,10 @@ type Config struct {
 	LeftDifficultyA, RightDifficultyA bool
 	// Seed seeds the system RNG (ALE's system_random_seed, default 4753849).
 	Seed uint32
+	// Format is the property Display.Format: "" auto-detects NTSC or PAL by running
+	// 60 frames, as Stella does for every ROM whose properties leave it unset; "NTSC"
+	// or "PAL" fixes the format and skips those frames (Maze Craze's entry says PAL).
+	Format string
 }
 
 // DefaultConfig returns ALE's default properties: auto-detected scheme, YStart 34,
@@ -58,27 +62,34 @@ type Console struct {
 	swchaVal      uint8
 	inpt          [2]uint8 // INPT4, INPT5 bit 7
 	potResistance [4]int32 // INPT0..INPT3 analog pins
+
+	// undrawn records the frames run without drawing (see redraw.go).
+	undrawn undrawnFrames
 }
 
 // NewConsole builds the console for rom in ALE's order
 // (docs/design/emulator.md, Construction, reset and randomness): system RNG, CPU, RIOT
-// (randomised RAM), TIA, cartridge; a System reset; the 60 PAL-detection frames; and a
-// final System reset. Wrong sizes or unknown schemes return an error that names the
+// (randomised RAM), TIA, cartridge; unless Config.Format fixes the format, a System
+// reset and the 60 PAL-detection frames; and a final System reset. Wrong sizes or unknown schemes return an error that names the
 // supported schemes.
 func NewConsole(rom []byte, cfg Config) (*Console, error) {
 	c, err := buildConsole(rom, cfg)
 	if err != nil {
 		return nil, err
 	}
-	c.Reset()
-	palFrames := 0
-	for i := 0; i < 60; i++ {
-		_ = c.tia.update() // a JAM here is reported by the caller's first RunFrame
-		if i >= 30 && c.tia.scanlines() > 285 {
-			palFrames++
+	pal := cfg.Format == "PAL"
+	if cfg.Format == "" {
+		c.Reset()
+		palFrames := 0
+		for i := 0; i < 60; i++ {
+			_ = c.tia.update() // a JAM here is reported by the caller's first RunFrame
+			if i >= 30 && c.tia.scanlines() > 285 {
+				palFrames++
+			}
 		}
+		pal = palFrames >= 15
 	}
-	if palFrames >= 15 {
+	if pal {
 		if c.height == 210 {
 			c.height = 250
 		}
@@ -93,6 +104,9 @@ func NewConsole(rom []byte, cfg Config) (*Console, error) {
 func buildConsole(rom []byte, cfg Config) (*Console, error) {
 	if cfg.Height <= 0 || cfg.Height > maxRows || cfg.YStart < 0 || cfg.YStart > 400 {
 		return nil, fmt.Errorf("vcs: bad screen geometry YStart %d Height %d", cfg.YStart, cfg.Height)
+	}
+	if cfg.Format != "" && cfg.Format != "NTSC" && cfg.Format != "PAL" {
+		return nil, fmt.Errorf("vcs: display format %q: use \"NTSC\", \"PAL\" or \"\" to auto-detect", cfg.Format)
 	}
 	cart, err := newCartridge(rom, cfg.Scheme)
 	if err != nil {
@@ -137,6 +151,7 @@ func (c *Console) Reset() {
 	c.resetCycles()
 	c.riot.reset()
 	c.tia.reset()
+	c.undrawn.clear() // the TIA's reset cleared both buffers
 	c.cart.reset(c)
 	c.cpu.Reset()
 }
@@ -182,16 +197,23 @@ func (c *Console) Scheme() string { return c.cart.scheme() }
 // Height returns the number of screen rows.
 func (c *Console) Height() int { return c.height }
 
-// PAL reports whether the 60 detection frames classified the ROM as PAL.
+// PAL reports whether the console runs as PAL: as Config.Format says, or as the 60
+// detection frames classified the ROM.
 func (c *Console) PAL() bool { return c.pal }
 
 // CPU returns the console's CPU (for tests and debugging).
 func (c *Console) CPU() *CPU { return c.cpu }
 
-// SetRenderEnabled turns pixel colour writes on or off. When off, frames still run
-// exactly (collisions are still computed) but the screen buffer is not written; use it
-// for frames nobody looks at.
-func (c *Console) SetRenderEnabled(on bool) { c.tia.render = on }
+// SetRenderEnabled turns pixel colour writes on or off for the frames that start from
+// now on. When off, frames still run exactly (collisions are still computed) but the
+// screen buffer is not written; use it for frames nobody looks at. Screens shown with
+// it on are those of drawing every frame (see ScreenExact): a frame that does not end
+// within one RunFrame is drawn whole, and frames that leave part of the window
+// untouched get the pixels the undrawn frames before them would have left there.
+func (c *Console) SetRenderEnabled(on bool) {
+	c.tia.wantRender = on
+	c.tia.render = on || c.tia.partial
+}
 
 // Read is the system bus read (docs/design/emulator.md, The bus): 13-bit decode to TIA,
 // RIOT RAM, RIOT I/O or cartridge, with the full address passed to devices. It records

@@ -59,7 +59,8 @@
 //
 // Save copies the whole machine into a State and Load restores it; reuse one State,
 // since only its first Save allocates. SetRenderEnabled(false) skips writing pixels
-// for frames nobody looks at; the frames still run exactly, collisions included.
+// for frames nobody looks at; the frames still run exactly, collisions included, and
+// the screens of drawn frames stay those of drawing every frame (ScreenExact).
 //
 // A Console is not safe for concurrent use. Consoles share no mutable state, so
 // separate goroutines may each run their own.

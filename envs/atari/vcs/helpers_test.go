@@ -37,6 +37,8 @@ func gameConfig(game string) Config {
 		cfg.HmoveBlanks = false
 	case "carnival":
 		cfg.YStart, cfg.Height = 26, 214
+	case "maze_craze":
+		cfg.Format = "PAL" // its properties entry fixes the format
 	}
 	return cfg
 }

@@ -49,16 +49,9 @@ func (c *Console) Load(s *State) {
 	if s.scheme != c.cart.scheme() || s.romSize != c.romSize {
 		panic("vcs: Load of a State saved from a " + s.scheme + " cartridge into a " + c.cart.scheme() + " one")
 	}
-	c.cpu.SetState(s.cpu)
-	c.tia.tiaState = s.tia
-	c.tia.noop = [64]uint16{}
-	c.riot.riotState = s.riot
-	c.cart.load(&s.cart)
-	c.remapCart()
+	c.setMachine(s.cpu, &s.tia, &s.riot, &s.cart, s.dataBus, s.in, s.inputSet, s.switches)
 	c.rng = s.rng
-	c.cpu.dataBus = s.dataBus
-	c.in, c.inputSet, c.switches = s.in, s.inputSet, s.switches
-	c.applyInput()
+	c.undrawn.unknown()
 	for i := range s.bufs {
 		copy(c.tia.bufs[i], s.bufs[i])
 	}

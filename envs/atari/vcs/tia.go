@@ -58,10 +58,16 @@ type tiaState struct {
 // pipeline, and double-buffered frames that are never cleared between frames.
 type tia struct {
 	tiaState
-	con    *Console
-	cpu    *CPU
-	bufs   [2][]byte
-	render bool
+	con  *Console
+	cpu  *CPU
+	bufs [2][]byte
+	// wantRender is the caller's choice (SetRenderEnabled); render is whether the
+	// frame being run writes pixels (see update).
+	wantRender, render bool
+	// barEnd is the buffer index just past the last HMOVE bar pixel the current frame
+	// wrote (or would have, undrawn); a bar can run ahead of the frame pointer (see
+	// tia.extent and redrawUnder).
+	barEnd int
 	// eager turns the draw deferral off, drawing at every access exactly as Stella
 	// does; tests compare both ways.
 	eager bool
@@ -84,7 +90,7 @@ type tia struct {
 }
 
 func newTIA(con *Console) *tia {
-	t := &tia{con: con, cpu: con.cpu, render: true}
+	t := &tia{con: con, cpu: con.cpu, wantRender: true, render: true}
 	t.bufs[0] = make([]byte, bufSize)
 	t.bufs[1] = make([]byte, bufSize)
 	return t
@@ -144,6 +150,7 @@ func (t *tia) startFrame() {
 	t.lastUpdate = t.displayStart
 	t.clocksToEOL = 228
 	t.framePtr = 0
+	t.barEnd = 0
 	if t.colorLoss {
 		for i := range t.colors {
 			if t.lastScanlines&1 != 0 {
@@ -162,15 +169,36 @@ func (t *tia) scanlines() uint32 {
 }
 
 // update runs one TIA frame update (TIA::update; docs/design/emulator.md, Frames).
+//
+// Drawing is decided per frame (docs/design/emulator.md, Pixels nobody looks at): a
+// frame starts drawn or not as SetRenderEnabled last said, and one that does not end
+// within its RunFrame is drawn whole, because the rows its first RunFrame drew stay on
+// screen until it ends. An undrawn frame that does not end is therefore run again from
+// its start, drawn. settleScreen then keeps the buffers' content exact.
 func (t *tia) update() error {
-	if !t.partial {
+	var err error
+	if t.partial {
+		t.render = true
+		_, err = t.cpu.Run(25000)
+	} else if t.wantRender {
+		err = t.runDrawn()
+	} else {
+		t.con.saveFrame(&t.con.undrawn.next)
+		t.render = false
 		t.startFrame()
+		t.partial = true
+		_, err = t.cpu.Run(25000)
+		if t.partial {
+			t.con.restoreFrame(&t.con.undrawn.next)
+			err = t.runDrawn()
+		}
 	}
-	t.partial = true
-	_, err := t.cpu.Run(25000)
 	cur := t.scanlines()
 	if t.partial {
 		t.updateFrame(t.pending)
+	}
+	t.con.settleScreen()
+	if t.partial {
 		if !t.greyed {
 			t.greyOut(cur)
 			t.greyed = true

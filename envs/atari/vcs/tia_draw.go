@@ -63,6 +63,7 @@ func (t *tia) blankBar(p, n int) {
 	if p+n > len(buf) {
 		n = len(buf) - p
 	}
+	t.barEnd = max(t.barEnd, p+n) // drawn or not: it is part of the frame's extent
 	if t.render {
 		clear(buf[p : p+n])
 	}
