@@ -76,3 +76,16 @@ def test_human_mode_shows_one_env():
         p.reset()
         with pytest.raises(ValueError, match="single env_id"):
             p.render([0, 1])
+
+
+def test_mujoco_picture_is_drawn():
+    with make_or_skip("Ant-v4", num_envs=2, render_mode="rgb_array", render_width=96, render_height=64) as p:
+        p.reset()
+        try:
+            frames = p.render([0, 1])
+        except RuntimeError as e:
+            if "osmesa" in str(e).lower():
+                pytest.skip("MuJoCo's pictures need libOSMesa (package libosmesa6): %s" % e)
+            raise
+        assert frames.shape == (2, 64, 96, 3)
+        assert all(len(np.unique(f.reshape(-1, 3), axis=0)) > 10 for f in frames)
