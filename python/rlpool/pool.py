@@ -133,13 +133,13 @@ class RLPool:
         if env_ids is None:
             env_ids = self._render.get("render_env_id") or 0
         ids = self._ids(env_ids)
+        if mode == "human" and len(ids) != 1:
+            raise ValueError("rlpool: render_mode='human' only supports a single env_id")
         h = self._h()
         width, height = self._render_size(ids)
         frames = np.empty((len(ids), height, width, 3), dtype=np.uint8)
         self._check(self._lib.rlp_render(h, ids.ctypes.data, len(ids), width, height, frames.ctypes.data))
         if mode == "human":
-            if len(ids) != 1:
-                raise ValueError("rlpool: render_mode='human' only supports a single env_id")
             try:
                 import cv2
             except ImportError as e:
