@@ -30,7 +30,7 @@ APT_PACKAGES += python3-numpy python3-pytest
 EMU_GCFLAGS := -gcflags=github.com/rlpool/rlpool/envs/atari/vcs=-l=4
 
 .PHONY: all build train test test-slurm deps vet bench bench-emu clean
-.PHONY: python test-python
+.PHONY: python test-python wheel
 
 all: build
 
@@ -96,6 +96,12 @@ python:
 	CGO_ENABLED=1 $(GO) build $(EMU_GCFLAGS) -buildmode=c-shared -o python/rlpool/librlpool.so ./cmd/librlpool
 	rm -rf $(PYTHON_PREFIX)/rlpool && mkdir -p $(PYTHON_PREFIX)
 	cp -r python/rlpool $(PYTHON_PREFIX)/rlpool && rm -rf $(PYTHON_PREFIX)/rlpool/__pycache__
+
+# wheel builds dist/rlpool-<version>-py3-none-<platform>.whl, the package with its
+# library, for `pip install dist/rlpool-*.whl` into any CPython 3.9+ with numpy;
+# python/build_wheel.py writes it with the standard library alone (no download).
+wheel: python
+	$(PYTHON) python/build_wheel.py --out dist
 
 # test-python runs the binding's tests against the installed copy (Debian's python3
 # with numpy and pytest; GO builds the tests' Go reference program).

@@ -45,6 +45,8 @@ def load():
         "rlp_reset_ids": ([c_i64, c_vp, c_i64], c_int),
         "rlp_send": ([c_i64, c_vp, c_i64, c_vp, c_i64], c_int),
         "rlp_recv": ([c_i64, c_int, c_vp, c_vp, c_vp, c_vp, c_vp, c_vp, c_vp, c_vp], c_int),
+        "rlp_render_size": ([c_i64, ctypes.c_int32, c_vp], c_int),
+        "rlp_render": ([c_i64, c_vp, c_i64, ctypes.c_int32, ctypes.c_int32, c_vp], c_int),
         "rlp_close": ([c_i64], c_int),
         "rlp_last_error": ([], c_vp),
         "rlp_handle_error": ([c_i64], c_vp),

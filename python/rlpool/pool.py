@@ -4,6 +4,7 @@ share)."""
 
 import collections
 import json
+import numbers
 import warnings
 
 import numpy as np
@@ -72,6 +73,7 @@ class RLPool:
         raw = json.loads(s)
         self._zero_copy = bool(zero_copy)
         self._render = dict(render_options or {})
+        self._drawn_size = None  # (width, height) the task draws, learnt by render
         self.spec = EnvSpec(raw, options, flat_obs=flat_obs)
         self._num_envs = raw["num_envs"]
         self._batch = raw["batch_size"]
@@ -113,11 +115,55 @@ class RLPool:
                       "seed to rlpool.make instead", stacklevel=2)
 
     def render(self, env_ids=None, camera_id=None):
-        """Not available: librlpool does not return pictures (train's play and record
-        commands render). Raises NotImplementedError."""
-        raise NotImplementedError(
-            "rlpool: render() is not available from Python: the library does not return "
-            "frames; use `train play` to watch or record a policy")
+        """Pictures of the envs in env_ids (an id or a sequence; None: make's
+        render_env_id, 0 by default) as a uint8 array (n, H, W, 3), EnvPool's render.
+        H x W is make's render_height x render_width, or the size the task draws (each
+        picture is resampled by nearest neighbour to the size asked for). The envs must
+        not be in flight (recv their results first). render_mode must have been given
+        to make: "rgb_array" returns the frames, "human" shows the one env's frame with
+        OpenCV (cv2) and returns None. Only the default camera (camera_id None or -1)
+        exists. RuntimeError when the task cannot draw, ValueError for bad ids."""
+        mode = self._render.get("render_mode")
+        if mode not in ("rgb_array", "human"):
+            raise RuntimeError("rlpool: render_mode must be set to 'rgb_array' or 'human' "
+                               "when creating this env (rlpool.make(..., render_mode=...))")
+        if camera_id not in (None, -1) or self._render.get("render_camera_id", -1) not in (None, -1):
+            raise ValueError("rlpool: render: camera_id %r: only the default camera (-1) is drawn"
+                             % (camera_id if camera_id is not None else self._render["render_camera_id"],))
+        if env_ids is None:
+            env_ids = self._render.get("render_env_id") or 0
+        ids = self._ids(env_ids)
+        if mode == "human" and len(ids) != 1:
+            raise ValueError("rlpool: render_mode='human' only supports a single env_id")
+        h = self._h()
+        width, height = self._render_size(ids)
+        frames = np.empty((len(ids), height, width, 3), dtype=np.uint8)
+        self._check(self._lib.rlp_render(h, ids.ctypes.data, len(ids), width, height, frames.ctypes.data))
+        if mode == "human":
+            try:
+                import cv2
+            except ImportError as e:
+                raise RuntimeError("rlpool: render_mode='human' requires opencv-python (cv2)") from e
+            cv2.imshow("rlpool-%s" % self.spec.id, np.ascontiguousarray(frames[0, :, :, ::-1]))
+            cv2.waitKey(1)
+            return None
+        return frames
+
+    def _render_size(self, ids):
+        """The (width, height) of render's frames: make's render_width and
+        render_height, each defaulting to the size the task draws."""
+        width, height = (self._render.get(k) for k in ("render_width", "render_height"))
+        for name, v in (("render_width", width), ("render_height", height)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0):
+                raise ValueError("rlpool: %s = %r: want a positive integer (0: the task's own size)" % (name, v))
+        if not width or not height:
+            if self._drawn_size is None:
+                wh = np.zeros(2, dtype=np.int32)
+                first = int(ids[0]) if len(ids) else 0
+                self._check(self._lib.rlp_render_size(self._h(), first, wh.ctypes.data))
+                self._drawn_size = int(wh[0]), int(wh[1])
+            width, height = width or self._drawn_size[0], height or self._drawn_size[1]
+        return int(width), int(height)
 
     def xla(self):
         """Not available: rlpool has no XLA custom calls (EnvPool's xla() needs jax and
@@ -381,14 +427,13 @@ class GymnasiumEnvPool(_VectorPool, *_optional_base("gymnasium.vector", "VectorE
 
     @property
     def metadata(self):
-        """Gymnasium's env metadata: no render modes (render is not available) and the
-        task's render_fps."""
-        return {"render_modes": [], "render_fps": self.spec.render_fps,
+        """Gymnasium's env metadata: the render modes and the task's render_fps."""
+        return {"render_modes": ["rgb_array", "human"], "render_fps": self.spec.render_fps,
                 "autoreset_mode": _AUTORESET[self._config["auto_reset"]]}
 
     @property
     def render_mode(self):
-        """The render mode given to make (render itself is not available)."""
+        """The render mode given to make ("rgb_array", "human" or None)."""
         return self._render.get("render_mode")
 
     def _make_spaces(self):

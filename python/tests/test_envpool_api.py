@@ -96,8 +96,8 @@ def test_pool_attributes():
             p.num_envs = 3
         with pytest.warns(UserWarning, match="seeding a pool after it is made"):
             assert p.seed(3) is None
-        with pytest.raises(NotImplementedError, match="render"):
-            p.render()
+        with pytest.raises(RuntimeError, match="render_mode must be set"):
+            p.render()  # made without render_mode, as EnvPool refuses
         with pytest.raises(NotImplementedError, match="xla"):
             p.xla()
     with rlpool.make_gym("CartPole-v1", num_envs=2, render_mode="rgb_array") as p:
