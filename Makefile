@@ -19,8 +19,9 @@ CONFIG ?= configs/ant.toml
 # Debian packages: OpenBLAS and oneDNN (libdnnl2) for the learners, libmujoco for the
 # MuJoCo tasks, Mesa's off-screen OpenGL (libosmesa6) for pictures of them.
 APT_PACKAGES := libopenblas0-pthread libmujoco2.2.2 libdnnl2 libosmesa6
-# numpy and pytest for Debian's python3: the Python binding (make python, make test-python).
-APT_PACKAGES += python3-numpy python3-pytest
+# numpy and pytest for Debian's python3: the Python binding (make python, make test-python);
+# venv for the test that pip-installs the wheel into a fresh virtual environment.
+APT_PACKAGES += python3-numpy python3-pytest python3-venv
 
 # The 2600 emulator's CPU makes one bus access per byte; the fast path of each (a direct
 # page read) is a few instructions, but the slow path's call puts it over Go's inlining

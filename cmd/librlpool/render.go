@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/rlpool/rlpool/envpool"
+	"github.com/rlpool/rlpool/internal/render"
 )
 
 // rlp_render_size writes the width and height of env env_id's picture, as the env
@@ -85,7 +86,7 @@ func (h *handle) render(ids []int32, width, height int, dst []byte) error {
 		if err != nil {
 			return err
 		}
-		if err := pictureRGB(dst[k*frame:(k+1)*frame], img, width, height); err != nil {
+		if err := render.RGBFrame(dst[k*frame:(k+1)*frame], img, width, height); err != nil {
 			return runtimeErr("rlpool: render: env %d: %v", id, err)
 		}
 	}

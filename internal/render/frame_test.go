@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ func TestPictureRGBPalettedHalvesWidth(t *testing.T) {
 	img := image.NewPaletted(image.Rect(0, 0, 4, 2), pal)
 	copy(img.Pix, []byte{0, 1, 0, 2, 2, 2, 1, 1})
 	dst := make([]byte, 2*2*3)
-	if err := pictureRGB(dst, img, 2, 2); err != nil {
+	if err := RGBFrame(dst, img, 2, 2); err != nil {
 		t.Fatal(err)
 	}
 	// Output column x samples source column 2x+1.
@@ -26,7 +26,7 @@ func TestPictureRGBSameSizeCopiesRGBA(t *testing.T) {
 	img := image.NewRGBA(image.Rect(5, 5, 7, 6)) // bounds need not start at 0
 	copy(img.Pix, []byte{1, 2, 3, 255, 4, 5, 6, 255})
 	dst := make([]byte, 6)
-	if err := pictureRGB(dst, img, 2, 1); err != nil {
+	if err := RGBFrame(dst, img, 2, 1); err != nil {
 		t.Fatal(err)
 	}
 	if want := []byte{1, 2, 3, 4, 5, 6}; !bytes.Equal(dst, want) {
@@ -38,7 +38,7 @@ func TestPictureRGBEnlargesAnyImage(t *testing.T) {
 	img := image.NewGray(image.Rect(0, 0, 1, 2))
 	img.Pix[0], img.Pix[1] = 7, 9
 	dst := make([]byte, 2*4*3)
-	if err := pictureRGB(dst, img, 2, 4); err != nil {
+	if err := RGBFrame(dst, img, 2, 4); err != nil {
 		t.Fatal(err)
 	}
 	for y := range 4 {
@@ -56,10 +56,10 @@ func TestPictureRGBEnlargesAnyImage(t *testing.T) {
 
 func TestPictureRGBRefusesBadSizes(t *testing.T) {
 	img := image.NewGray(image.Rect(0, 0, 2, 2))
-	if err := pictureRGB(make([]byte, 11), img, 2, 2); err == nil {
+	if err := RGBFrame(make([]byte, 11), img, 2, 2); err == nil {
 		t.Fatal("a buffer too small for 2 x 2 RGB was accepted")
 	}
-	if err := pictureRGB(make([]byte, 12), image.NewGray(image.Rect(0, 0, 0, 0)), 2, 2); err == nil {
+	if err := RGBFrame(make([]byte, 12), image.NewGray(image.Rect(0, 0, 0, 0)), 2, 2); err == nil {
 		t.Fatal("an empty picture was accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"image/color"
 )
 
-// pictureRGB writes img into dst as width x height RGB pixels, row-major, 3 bytes each
-// (EnvPool's render frames), resampled by nearest neighbour when the sizes differ:
+// RGBFrame writes img into dst as width x height RGB pixels, row-major, 3 bytes each
+// (the frames of EnvPool's render), resampled by nearest neighbour when the sizes differ:
 // output pixel x takes the source pixel whose span holds the output pixel's centre, so
 // the resampling is exact for whole-number ratios (a 320-wide Atari picture sampled to
 // 160 takes every second column) and the same on every machine. Alpha is dropped.
-func pictureRGB(dst []byte, img image.Image, width, height int) error {
+func RGBFrame(dst []byte, img image.Image, width, height int) error {
 	b := img.Bounds()
 	sw, sh := b.Dx(), b.Dy()
 	if sw <= 0 || sh <= 0 {
