@@ -70,7 +70,9 @@ class Wrapper(Env):
 
     @property
     def unwrapped(self):
-        return self.env.unwrapped
+        """The innermost env: env's own unwrapped, or env itself when it has none (a
+        pool made before this module was imported is no Env)."""
+        return getattr(self.env, "unwrapped", self.env)
 
     def reset(self, **kwargs):
         """env's reset."""
