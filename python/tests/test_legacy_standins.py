@@ -89,6 +89,11 @@ def test_wrappers_around_a_legacy_pool(gym):
     wrapped = gym.wrappers.NormalizeReward(wrapped)
     assert isinstance(wrapped.single_action_space, gym.spaces.Box)
     assert wrapped.num_envs == 3 and wrapped.unwrapped is envs
+    # A space assigned to a wrapper is that wrapper's (and those outside it) alone.
+    inner = wrapped.env
+    inner.observation_space = gym.spaces.Discrete(5)
+    assert wrapped.observation_space.n == 5 and envs.observation_space.shape == (3,)
+    inner.observation_space = envs.observation_space
     obs = wrapped.reset()
     assert obs.shape == (3, 3) and np.abs(obs).max() <= 0.5
     # 100 is far outside Pendulum's [-2, 2]: the pool would refuse it unclipped.

@@ -35,6 +35,19 @@ class Env:
         return False
 
 
+def _own_or_env(name):
+    """A property for a Wrapper: the value assigned to it on the wrapper, else env's."""
+
+    def get(self):
+        own = self.__dict__.get("_own_" + name)
+        return getattr(self.env, name) if own is None else own
+
+    def put(self, value):
+        self.__dict__["_own_" + name] = value
+
+    return property(get, put, doc="The wrapper's own %s if one was assigned, else env's." % name)
+
+
 class Wrapper(Env):
     """An env around env: every call and every attribute it does not set itself goes to
     env, so attributes set on the pool (num_envs, single_action_space, ...) are seen
@@ -42,31 +55,14 @@ class Wrapper(Env):
 
     def __init__(self, env):
         self.env = env
-        self._action_space = None
-        self._observation_space = None
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError("accessing private attribute %r is prohibited" % name)
         return getattr(self.env, name)
 
-    @property
-    def action_space(self):
-        """The wrapper's own action space if it set one, else env's."""
-        return self.env.action_space if self._action_space is None else self._action_space
-
-    @action_space.setter
-    def action_space(self, space):
-        self._action_space = space
-
-    @property
-    def observation_space(self):
-        """The wrapper's own observation space if it set one, else env's."""
-        return self.env.observation_space if self._observation_space is None else self._observation_space
-
-    @observation_space.setter
-    def observation_space(self, space):
-        self._observation_space = space
+    action_space = _own_or_env("action_space")
+    observation_space = _own_or_env("observation_space")
 
     @property
     def unwrapped(self):

@@ -41,23 +41,23 @@ class ClipAction(ActionWrapper):
         return np.clip(action, self.action_space.low, self.action_space.high)
 
 
-class TransformObservation(ObservationWrapper):
-    """Apply f to every observation."""
+class _Keep:
+    """Keeps the function f of the Transform wrappers."""
 
     def __init__(self, env, f):
         super().__init__(env)
         self.f = f
+
+
+class TransformObservation(_Keep, ObservationWrapper):
+    """Apply f to every observation."""
 
     def observation(self, observation):
         return self.f(observation)
 
 
-class TransformReward(RewardWrapper):
+class TransformReward(_Keep, RewardWrapper):
     """Apply f to every reward."""
-
-    def __init__(self, env, f):
-        super().__init__(env)
-        self.f = f
 
     def reward(self, reward):
         return self.f(reward)
