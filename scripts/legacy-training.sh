@@ -33,7 +33,7 @@ NUM_STEPS=${NUM_STEPS:-128}
 PY=${PYTHON:-/usr/bin/python3}
 atari=$(realpath "$1")
 mujoco=$(realpath "$2")
-ROOT=$(git rev-parse --show-toplevel)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export RLPOOL_ROMS=$(cd "${RLPOOL_ROMS:-$ROOT/roms}" && pwd)
 cd "$ROOT"
 make -s deps python
