@@ -46,19 +46,20 @@ func asFloat64(t tensor.Tensor) []float64 {
 	case []float64:
 		return append([]float64(nil), d...)
 	case []float32:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
+		return widen(d)
 	case []uint8:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
+		return widen(d)
 	}
 	panic(fmt.Sprintf("unexpected %T", t.Data()))
+}
+
+// widen returns d's values as float64.
+func widen[T float32 | uint8](d []T) []float64 {
+	o := make([]float64, len(d))
+	for i, v := range d {
+		o[i] = float64(v)
+	}
+	return o
 }
 
 func f64Tensor(v []float64, shape tensor.Shape) *tensor.Dense {
