@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rlpool/rlpool/agent/gradcheck"
 )
 
 // Straightforward float64 reference implementations the tests compare oneDNN with.
@@ -175,13 +177,7 @@ func checkFiniteDifferences(t *testing.T, label string, loss func() float64, dw,
 	fd := func(v []float64) []float64 {
 		g := make([]float64, len(v))
 		for i := range v {
-			o := v[i]
-			v[i] = o + eps
-			lp := loss()
-			v[i] = o - eps
-			lm := loss()
-			v[i] = o
-			g[i] = (lp - lm) / (2 * eps)
+			g[i] = gradcheck.Central(v, i, eps, loss)
 		}
 		return g
 	}

@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/gradcheck"
 	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -152,15 +153,8 @@ func TestLossGradientThroughNetwork(t *testing.T) {
 // 1e-6, and reports each element further apart than tol times max(1, |difference|).
 func checkFiniteDifferences(t *testing.T, name string, x []float64, source string, grad []float64, loss func() float64, tol float64) {
 	t.Helper()
-	const h = 1e-6
 	for i := range x {
-		old := x[i]
-		x[i] = old + h
-		up := loss()
-		x[i] = old - h
-		down := loss()
-		x[i] = old
-		num := (up - down) / (2 * h)
+		num := gradcheck.Central(x, i, 1e-6, loss)
 		if math.Abs(num-grad[i]) > tol*math.Max(1, math.Abs(num)) {
 			t.Errorf("d loss/d %s[%d]: %s %.9g, finite differences %.9g", name, i, source, grad[i], num)
 		}
