@@ -220,13 +220,8 @@ func (c *Conv) build() error {
 	c.srcMD = lib.queryMD(c.fwd.pd, querySrcMD)
 	c.weiMD = lib.queryMD(c.fwd.pd, queryWeightsMD)
 	c.dstMD = lib.queryMD(c.fwd.pd, queryDstMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, c.srcMD}, {argWeights, c.weiMD}, {argBias, bias}, {argDst, c.dstMD}} {
-		if err := c.fwd.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.fwd.bindAll([]argMD{{argSrc, c.srcMD}, {argWeights, c.weiMD}, {argBias, bias}, {argDst, c.dstMD}}); err != nil {
+		return err
 	}
 	if cfg.ReLU && !c.postReLU {
 		if c.reluFwd, err = c.eltwiseFwd("relu_forward", c.dstMD, prop); err != nil {
@@ -356,13 +351,8 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	srcW := lib.queryMD(c.bwdW.pd, querySrcMD)
 	ddW := lib.queryMD(c.bwdW.pd, queryDiffDstMD)
 	dwMD := lib.queryMD(c.bwdW.pd, queryDiffWeightsM)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, srcW}, {argDiffDst, ddW}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
-		if err := c.bwdW.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.bwdW.bindAll([]argMD{{argSrc, srcW}, {argDiffDst, ddW}, {argDiffWeights, dwMD}, {argDiffBias, bias}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(srcW, c.srcMD) {
 		if c.srcW, err = c.reorder("reorder_x_bwd_weights", c.srcMD, srcW, 1); err != nil {
@@ -399,13 +389,8 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	dxMD := lib.queryMD(c.bwdD.pd, queryDiffSrcMD)
 	weiD := lib.queryMD(c.bwdD.pd, queryWeightsMD)
 	ddD := lib.queryMD(c.bwdD.pd, queryDiffDstMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argDiffDst, ddD}, {argWeights, weiD}, {argDiffSrc, dxMD}} {
-		if err := c.bwdD.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.bwdD.bindAll([]argMD{{argDiffDst, ddD}, {argWeights, weiD}, {argDiffSrc, dxMD}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiD, c.weiMD) {
 		if c.weiD, err = c.reorder("reorder_w_bwd_data", c.weiMD, weiD, 1); err != nil {
@@ -657,21 +642,15 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 		}
 		g = m
 	}
-	ddW := g
-	if !c.ddW.identity() {
-		ddW = unsafe.Pointer(&c.ddWBuf[0])
-		if err := c.ddW.run(g, ddW); err != nil {
-			return err
-		}
+	ddW, err := c.ddW.into(g, c.ddWBuf)
+	if err != nil {
+		return err
 	}
 
 	// Weight and bias gradients.
-	srcW := c.srcPtr
-	if c.srcW != nil {
-		srcW = unsafe.Pointer(&c.srcWBuf[0])
-		if err := c.srcW.run(c.srcPtr, srcW); err != nil {
-			return err
-		}
+	srcW, err := convertInto(c.srcW, c.srcPtr, c.srcWBuf)
+	if err != nil {
+		return err
 	}
 	dwPtr := unsafe.Pointer(&dw[0])
 	if !c.dwOut.identity() {
@@ -692,20 +671,13 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 	// Input gradient.
 	ddD := ddW
 	if !c.ddDShare {
-		ddD = g
-		if !c.ddD.identity() {
-			ddD = unsafe.Pointer(&c.ddDBuf[0])
-			if err := c.ddD.run(g, ddD); err != nil {
-				return err
-			}
-		}
-	}
-	weiD := c.weiPtr
-	if c.weiD != nil {
-		weiD = unsafe.Pointer(&c.weiDBuf[0])
-		if err := c.weiD.run(c.weiPtr, weiD); err != nil {
+		if ddD, err = c.ddD.into(g, c.ddDBuf); err != nil {
 			return err
 		}
+	}
+	weiD, err := convertInto(c.weiD, c.weiPtr, c.weiDBuf)
+	if err != nil {
+		return err
 	}
 	dxPtr := unsafe.Pointer(&dx[0])
 	if !c.dxOut.identity() {

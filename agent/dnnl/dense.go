@@ -199,13 +199,8 @@ func (d *Dense) build() error {
 		return err
 	}
 	weiMD := lib.queryMD(d.fwd.pd, queryWeightsMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, src}, {argWeights, weiMD}, {argBias, bias}, {argDst, dst}} {
-		if err := d.fwd.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.fwd.bindAll([]argMD{{argSrc, src}, {argWeights, weiMD}, {argBias, bias}, {argDst, dst}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiMD, plainW) {
 		if d.wIn, err = d.reorder("reorder_w", plainW, weiMD, 1); err != nil {
@@ -246,13 +241,8 @@ func (d *Dense) build() error {
 		return err
 	}
 	dwMD := lib.queryMD(d.bwdW.pd, queryDiffWeightsM)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, src}, {argDiffDst, diffDst}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
-		if err := d.bwdW.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.bwdW.bindAll([]argMD{{argSrc, src}, {argDiffDst, diffDst}, {argDiffWeights, dwMD}, {argDiffBias, bias}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(dwMD, plainW) {
 		if d.dwOut, err = d.reorder("reorder_dw", dwMD, plainW, 1); err != nil {
@@ -274,13 +264,8 @@ func (d *Dense) build() error {
 		return err
 	}
 	weiD := lib.queryMD(d.bwdD.pd, queryWeightsMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argDiffDst, diffDst}, {argWeights, weiD}, {argDiffSrc, diffSrc}} {
-		if err := d.bwdD.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.bwdD.bindAll([]argMD{{argDiffDst, diffDst}, {argWeights, weiD}, {argDiffSrc, diffSrc}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiD, weiMD) {
 		if d.weiD, err = d.reorder("reorder_w_bwd_data", weiMD, weiD, 1); err != nil {
@@ -407,11 +392,9 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 		}
 		g = m
 	}
-	if d.dyIn != nil {
-		if err := d.dyIn.run(g, unsafe.Pointer(&d.dyBuf[0])); err != nil {
-			return err
-		}
-		g = unsafe.Pointer(&d.dyBuf[0])
+	g, err := convertInto(d.dyIn, g, d.dyBuf)
+	if err != nil {
+		return err
 	}
 	if unsafe.Pointer(&x[0]) != d.lastX {
 		if err := d.setInput(x); err != nil {
@@ -438,12 +421,9 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 			return err
 		}
 	}
-	wp := d.weiPtr
-	if d.weiD != nil {
-		wp = unsafe.Pointer(&d.weiDBuf[0])
-		if err := d.weiD.run(d.weiPtr, wp); err != nil {
-			return err
-		}
+	wp, err := convertInto(d.weiD, d.weiPtr, d.weiDBuf)
+	if err != nil {
+		return err
 	}
 	return d.bwdD.run(g, wp, unsafe.Pointer(&dx[0]))
 }

@@ -31,6 +31,26 @@ func (p *pipe) run(src, dst unsafe.Pointer) error {
 	return nil
 }
 
+// into converts src into buf and returns buf's data, or returns src itself when the
+// pipe is the identity (the primitive reads the plain buffer as it is).
+func (p *pipe) into(src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
+	if p.identity() {
+		return src, nil
+	}
+	dst := unsafe.Pointer(&buf[0])
+	return dst, p.run(src, dst)
+}
+
+// convertInto runs the reorder r from src into buf and returns buf's data, or returns
+// src itself when there is no reorder (r nil: the primitive reads src as it is).
+func convertInto(r *prim, src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
+	if r == nil {
+		return src, nil
+	}
+	dst := unsafe.Pointer(&buf[0])
+	return dst, r.run(src, dst)
+}
+
 // toLayout builds the pipe from a plain tensor of shape plain (element type dt) to
 // layout target, which describes its space-to-depth form with factor s (1: none),
 // multiplying by scale.
