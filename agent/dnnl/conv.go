@@ -211,10 +211,7 @@ func (c *Conv) build() error {
 	if c.postReLU {
 		attr = reluPostOp
 	}
-	if c.fwd, err = c.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.fwd); err != nil {
+	if c.fwd, err = c.createPass(cfg.BF16, "forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
 	c.srcMD = lib.queryMD(c.fwd.pd, querySrcMD)
@@ -342,10 +339,7 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	if r := lib.convBwdWInit(wd, algConvDirect, src, diffWei, bias, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_weights_desc_init", r)
 	}
-	if c.bwdW, err = c.create("backward_weights", unsafe.Pointer(wd), nil, c.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.bwdW); err != nil {
+	if c.bwdW, err = c.createPass(cfg.BF16, "backward_weights", unsafe.Pointer(wd), nil, c.fwd); err != nil {
 		return err
 	}
 	srcW := lib.queryMD(c.bwdW.pd, querySrcMD)
@@ -380,10 +374,7 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	if r := lib.convBwdDInit(dd, algConvDirect, diffSrc, wei, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_data_desc_init", r)
 	}
-	if c.bwdD, err = c.create("backward_data", unsafe.Pointer(dd), nil, c.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.bwdD); err != nil {
+	if c.bwdD, err = c.createPass(cfg.BF16, "backward_data", unsafe.Pointer(dd), nil, c.fwd); err != nil {
 		return err
 	}
 	dxMD := lib.queryMD(c.bwdD.pd, queryDiffSrcMD)
@@ -459,6 +450,17 @@ func checkBF16(bf16 bool, p *prim) error {
 		return fmt.Errorf("dnnl: this CPU has no fast bfloat16 kernels (oneDNN offers only %q for the %s pass); use float32", p.impl, p.name)
 	}
 	return nil
+}
+
+// createPass is create for one of a layer's passes (forward, backward weights or
+// data), refused with checkBF16 when bf16 kernels would be slow. The primitive is
+// returned with that error too, so that the layer still releases it.
+func (ly *layer) createPass(bf16 bool, name string, op unsafe.Pointer, fn attrFn, hint *prim) (*prim, error) {
+	p, err := ly.create(name, op, fn, hint)
+	if err != nil {
+		return nil, err
+	}
+	return p, checkBF16(bf16, p)
 }
 
 // errInternal reports a bug in this package.

@@ -192,10 +192,7 @@ func (d *Dense) build() error {
 	if d.postReLU {
 		attr = reluPostOp
 	}
-	if d.fwd, err = d.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.fwd); err != nil {
+	if d.fwd, err = d.createPass(cfg.BF16, "forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
 	weiMD := lib.queryMD(d.fwd.pd, queryWeightsMD)
@@ -234,10 +231,7 @@ func (d *Dense) build() error {
 	if r := lib.ipBwdWInit(wd, src, diffWei, bias, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_weights_desc_init", r)
 	}
-	if d.bwdW, err = d.create("backward_weights", unsafe.Pointer(wd), nil, d.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.bwdW); err != nil {
+	if d.bwdW, err = d.createPass(cfg.BF16, "backward_weights", unsafe.Pointer(wd), nil, d.fwd); err != nil {
 		return err
 	}
 	dwMD := lib.queryMD(d.bwdW.pd, queryDiffWeightsM)
@@ -257,10 +251,7 @@ func (d *Dense) build() error {
 	if r := lib.ipBwdDInit(dd, diffSrc, wei, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_data_desc_init", r)
 	}
-	if d.bwdD, err = d.create("backward_data", unsafe.Pointer(dd), nil, d.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.bwdD); err != nil {
+	if d.bwdD, err = d.createPass(cfg.BF16, "backward_data", unsafe.Pointer(dd), nil, d.fwd); err != nil {
 		return err
 	}
 	weiD := lib.queryMD(d.bwdD.pd, queryWeightsMD)
