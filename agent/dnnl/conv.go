@@ -654,17 +654,10 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 	if err != nil {
 		return err
 	}
-	dwPtr := unsafe.Pointer(&dw[0])
-	if !c.dwOut.identity() {
-		dwPtr = unsafe.Pointer(&c.dwBuf[0])
-	}
-	if err := c.bwdW.run(srcW, ddW, dwPtr, unsafe.Pointer(&db[0])); err != nil {
+	if err := c.dwOut.writeTo(dw, c.dwBuf, func(dwPtr unsafe.Pointer) error {
+		return c.bwdW.run(srcW, ddW, dwPtr, unsafe.Pointer(&db[0]))
+	}); err != nil {
 		return err
-	}
-	if !c.dwOut.identity() {
-		if err := c.dwOut.run(dwPtr, unsafe.Pointer(&dw[0])); err != nil {
-			return err
-		}
 	}
 	if c.bwdD == nil {
 		return nil
@@ -681,17 +674,9 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 	if err != nil {
 		return err
 	}
-	dxPtr := unsafe.Pointer(&dx[0])
-	if !c.dxOut.identity() {
-		dxPtr = unsafe.Pointer(&c.dxBuf[0])
-	}
-	if err := c.bwdD.run(ddD, weiD, dxPtr); err != nil {
-		return err
-	}
-	if !c.dxOut.identity() {
-		return c.dxOut.run(dxPtr, unsafe.Pointer(&dx[0]))
-	}
-	return nil
+	return c.dxOut.writeTo(dx, c.dxBuf, func(dxPtr unsafe.Pointer) error {
+		return c.bwdD.run(ddD, weiD, dxPtr)
+	})
 }
 
 // release drops the references to the caller's slices at the end of a call.

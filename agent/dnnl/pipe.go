@@ -41,6 +41,20 @@ func (p *pipe) into(src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
 	return dst, p.run(src, dst)
 }
 
+// writeTo has write, a primitive's run that writes its result at the pointer it is
+// given, deliver that result to the plain dst: written there directly when the pipe is
+// the identity, else written to buf and converted into dst.
+func (p *pipe) writeTo(dst, buf []float32, write func(unsafe.Pointer) error) error {
+	if p.identity() {
+		return write(unsafe.Pointer(&dst[0]))
+	}
+	tmp := unsafe.Pointer(&buf[0])
+	if err := write(tmp); err != nil {
+		return err
+	}
+	return p.run(tmp, unsafe.Pointer(&dst[0]))
+}
+
 // convertInto runs the reorder r from src into buf and returns buf's data, or returns
 // src itself when there is no reorder (r nil: the primitive reads src as it is).
 func convertInto(r *prim, src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
