@@ -262,15 +262,7 @@ func TestRandomAgentAtari(t *testing.T) {
 	if err := a.CanRecord(); err != nil {
 		t.Fatal(err)
 	}
-	rec := render.NewRecorder(a.FrameDelay(), 0)
-	eps, err := a.Play(Options{Episodes: 1, Seed: 3, Record: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(eps) != 1 || eps[0].Length != 60 {
-		t.Fatalf("episodes %+v, want one cut at 60 steps", eps)
-	}
-	g := decodeGIF(t, rec)
+	g := decodeGIF(t, recordEpisode(t, a, 3, 60))
 	if len(g.Image) != 61 || g.Image[0].Bounds().Dx() != 320 || g.Image[0].Bounds().Dy() != 210 {
 		t.Fatalf("%d frames of %v", len(g.Image), g.Image[0].Bounds())
 	}
