@@ -120,7 +120,6 @@ func TestRecordingUsesCapabilities(t *testing.T) {
 	}
 }
 
-// decodeGIF encodes a recording and decodes it again, as a GIF viewer reads it.
 // recordEpisode plays one episode of a with seed, recording it, and fails the test
 // unless the episode is cut at steps (the env's max_episode_steps).
 func recordEpisode(t *testing.T, a *Agent, seed int64, steps int) *render.Recorder {
@@ -136,6 +135,7 @@ func recordEpisode(t *testing.T, a *Agent, seed int64, steps int) *render.Record
 	return rec
 }
 
+// decodeGIF encodes a recording and decodes it again, as a GIF viewer reads it.
 func decodeGIF(t *testing.T, rec *render.Recorder) *gif.GIF {
 	t.Helper()
 	var buf bytes.Buffer
