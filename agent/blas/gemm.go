@@ -242,22 +242,26 @@ var pureGo gonum.Implementation
 // and gonum otherwise. Custom ops call it once per goroutine, each on its own chunk of a
 // batch, which is why it never splits the work itself.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	im, err := Load()
-	if err != nil || m*n*k <= small {
-		pureGo.Sgemm(tr(transA), tr(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
-	gemm(im.sgemm, 1, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	oneThread(func(im *Impl) uintptr { return im.sgemm }, pureGo.Sgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm is the float64 Sgemm helper.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	oneThread(func(im *Impl) uintptr { return im.dgemm }, pureGo.Dgemm, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// oneThread is Sgemm and Dgemm: the product by gonum's routine fallback when OpenBLAS
+// did not load or the product is small, else by the OpenBLAS routine that fn picks,
+// on the calling goroutine.
+func oneThread[T float32 | float64](fn func(*Impl) uintptr,
+	fallback func(tA, tB gblas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int),
+	transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	im, err := Load()
 	if err != nil || m*n*k <= small {
-		pureGo.Dgemm(tr(transA), tr(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		fallback(tr(transA), tr(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	gemm(im.dgemm, 1, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm(fn(im), 1, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // GonumSgemm is Sgemm always computed by gonum's pure-Go BLAS: the baseline in

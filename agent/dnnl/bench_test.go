@@ -17,38 +17,33 @@ import (
 // convert to plain NCHW between layers. All report ms/op.
 func BenchmarkNatureCNN(b *testing.B) {
 	requireLib(b)
-	b.Run("train-b256", func(b *testing.B) {
-		n := newNatureNet(b, 256, true, true)
-		defer n.close()
-		benchSteps(b, func() error {
-			if err := n.forward(); err != nil {
-				return err
+	for _, c := range []struct {
+		name          string
+		batch         int
+		train, native bool
+	}{
+		{"train-b256", 256, true, true},
+		{"infer-b16", 16, false, true},
+		// The same with plain NCHW between the convolutions, to measure what the
+		// activation reorders cost.
+		{"train-b256-plain", 256, true, false},
+		{"infer-b16-plain", 16, false, false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			n := newNatureNet(b, c.batch, c.train, c.native)
+			defer n.close()
+			step := n.forward
+			if c.train {
+				step = func() error {
+					if err := n.forward(); err != nil {
+						return err
+					}
+					return n.backward()
+				}
 			}
-			return n.backward()
+			benchSteps(b, step)
 		})
-	})
-	b.Run("infer-b16", func(b *testing.B) {
-		n := newNatureNet(b, 16, false, true)
-		defer n.close()
-		benchSteps(b, n.forward)
-	})
-	// The same with plain NCHW between the convolutions, to measure what the
-	// activation reorders cost.
-	b.Run("train-b256-plain", func(b *testing.B) {
-		n := newNatureNet(b, 256, true, false)
-		defer n.close()
-		benchSteps(b, func() error {
-			if err := n.forward(); err != nil {
-				return err
-			}
-			return n.backward()
-		})
-	})
-	b.Run("infer-b16-plain", func(b *testing.B) {
-		n := newNatureNet(b, 16, false, false)
-		defer n.close()
-		benchSteps(b, n.forward)
-	})
+	}
 }
 
 // benchSteps runs step b.N times after two warm-up steps and reports the mean

@@ -211,22 +211,14 @@ func (c *Conv) build() error {
 	if c.postReLU {
 		attr = reluPostOp
 	}
-	if c.fwd, err = c.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.fwd); err != nil {
+	if c.fwd, err = c.createPass(cfg.BF16, "forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
 	c.srcMD = lib.queryMD(c.fwd.pd, querySrcMD)
 	c.weiMD = lib.queryMD(c.fwd.pd, queryWeightsMD)
 	c.dstMD = lib.queryMD(c.fwd.pd, queryDstMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, c.srcMD}, {argWeights, c.weiMD}, {argBias, bias}, {argDst, c.dstMD}} {
-		if err := c.fwd.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.fwd.bindAll([]argMD{{argSrc, c.srcMD}, {argWeights, c.weiMD}, {argBias, bias}, {argDst, c.dstMD}}); err != nil {
+		return err
 	}
 	if cfg.ReLU && !c.postReLU {
 		if c.reluFwd, err = c.eltwiseFwd("relu_forward", c.dstMD, prop); err != nil {
@@ -347,22 +339,14 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	if r := lib.convBwdWInit(wd, algConvDirect, src, diffWei, bias, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_weights_desc_init", r)
 	}
-	if c.bwdW, err = c.create("backward_weights", unsafe.Pointer(wd), nil, c.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.bwdW); err != nil {
+	if c.bwdW, err = c.createPass(cfg.BF16, "backward_weights", unsafe.Pointer(wd), nil, c.fwd); err != nil {
 		return err
 	}
 	srcW := lib.queryMD(c.bwdW.pd, querySrcMD)
 	ddW := lib.queryMD(c.bwdW.pd, queryDiffDstMD)
 	dwMD := lib.queryMD(c.bwdW.pd, queryDiffWeightsM)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, srcW}, {argDiffDst, ddW}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
-		if err := c.bwdW.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.bwdW.bindAll([]argMD{{argSrc, srcW}, {argDiffDst, ddW}, {argDiffWeights, dwMD}, {argDiffBias, bias}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(srcW, c.srcMD) {
 		if c.srcW, err = c.reorder("reorder_x_bwd_weights", c.srcMD, srcW, 1); err != nil {
@@ -390,22 +374,14 @@ func (c *Conv) buildBackward(src, wei, bias, dst *memDesc, strides, zero *dims, 
 	if r := lib.convBwdDInit(dd, algConvDirect, diffSrc, wei, diffDst, strides, zero, zero); r != 0 {
 		return statusErr("dnnl_convolution_backward_data_desc_init", r)
 	}
-	if c.bwdD, err = c.create("backward_data", unsafe.Pointer(dd), nil, c.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, c.bwdD); err != nil {
+	if c.bwdD, err = c.createPass(cfg.BF16, "backward_data", unsafe.Pointer(dd), nil, c.fwd); err != nil {
 		return err
 	}
 	dxMD := lib.queryMD(c.bwdD.pd, queryDiffSrcMD)
 	weiD := lib.queryMD(c.bwdD.pd, queryWeightsMD)
 	ddD := lib.queryMD(c.bwdD.pd, queryDiffDstMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argDiffDst, ddD}, {argWeights, weiD}, {argDiffSrc, dxMD}} {
-		if err := c.bwdD.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := c.bwdD.bindAll([]argMD{{argDiffDst, ddD}, {argWeights, weiD}, {argDiffSrc, dxMD}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiD, c.weiMD) {
 		if c.weiD, err = c.reorder("reorder_w_bwd_data", c.weiMD, weiD, 1); err != nil {
@@ -474,6 +450,17 @@ func checkBF16(bf16 bool, p *prim) error {
 		return fmt.Errorf("dnnl: this CPU has no fast bfloat16 kernels (oneDNN offers only %q for the %s pass); use float32", p.impl, p.name)
 	}
 	return nil
+}
+
+// createPass is create for one of a layer's passes (forward, backward weights or
+// data), refused with checkBF16 when bf16 kernels would be slow. The primitive is
+// returned with that error too, so that the layer still releases it.
+func (ly *layer) createPass(bf16 bool, name string, op unsafe.Pointer, fn attrFn, hint *prim) (*prim, error) {
+	p, err := ly.create(name, op, fn, hint)
+	if err != nil {
+		return nil, err
+	}
+	return p, checkBF16(bf16, p)
 }
 
 // errInternal reports a bug in this package.
@@ -657,33 +644,20 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 		}
 		g = m
 	}
-	ddW := g
-	if !c.ddW.identity() {
-		ddW = unsafe.Pointer(&c.ddWBuf[0])
-		if err := c.ddW.run(g, ddW); err != nil {
-			return err
-		}
+	ddW, err := c.ddW.into(g, c.ddWBuf)
+	if err != nil {
+		return err
 	}
 
 	// Weight and bias gradients.
-	srcW := c.srcPtr
-	if c.srcW != nil {
-		srcW = unsafe.Pointer(&c.srcWBuf[0])
-		if err := c.srcW.run(c.srcPtr, srcW); err != nil {
-			return err
-		}
-	}
-	dwPtr := unsafe.Pointer(&dw[0])
-	if !c.dwOut.identity() {
-		dwPtr = unsafe.Pointer(&c.dwBuf[0])
-	}
-	if err := c.bwdW.run(srcW, ddW, dwPtr, unsafe.Pointer(&db[0])); err != nil {
+	srcW, err := convertInto(c.srcW, c.srcPtr, c.srcWBuf)
+	if err != nil {
 		return err
 	}
-	if !c.dwOut.identity() {
-		if err := c.dwOut.run(dwPtr, unsafe.Pointer(&dw[0])); err != nil {
-			return err
-		}
+	if err := c.dwOut.writeTo(dw, c.dwBuf, func(dwPtr unsafe.Pointer) error {
+		return c.bwdW.run(srcW, ddW, dwPtr, unsafe.Pointer(&db[0]))
+	}); err != nil {
+		return err
 	}
 	if c.bwdD == nil {
 		return nil
@@ -692,32 +666,17 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 	// Input gradient.
 	ddD := ddW
 	if !c.ddDShare {
-		ddD = g
-		if !c.ddD.identity() {
-			ddD = unsafe.Pointer(&c.ddDBuf[0])
-			if err := c.ddD.run(g, ddD); err != nil {
-				return err
-			}
-		}
-	}
-	weiD := c.weiPtr
-	if c.weiD != nil {
-		weiD = unsafe.Pointer(&c.weiDBuf[0])
-		if err := c.weiD.run(c.weiPtr, weiD); err != nil {
+		if ddD, err = c.ddD.into(g, c.ddDBuf); err != nil {
 			return err
 		}
 	}
-	dxPtr := unsafe.Pointer(&dx[0])
-	if !c.dxOut.identity() {
-		dxPtr = unsafe.Pointer(&c.dxBuf[0])
-	}
-	if err := c.bwdD.run(ddD, weiD, dxPtr); err != nil {
+	weiD, err := convertInto(c.weiD, c.weiPtr, c.weiDBuf)
+	if err != nil {
 		return err
 	}
-	if !c.dxOut.identity() {
-		return c.dxOut.run(dxPtr, unsafe.Pointer(&dx[0]))
-	}
-	return nil
+	return c.dxOut.writeTo(dx, c.dxBuf, func(dxPtr unsafe.Pointer) error {
+		return c.bwdD.run(ddD, weiD, dxPtr)
+	})
 }
 
 // release drops the references to the caller's slices at the end of a call.

@@ -159,38 +159,9 @@ func TestConvFiniteDifferences(t *testing.T) {
 		{Batch: 2, Cin: 2, H: 8, W: 8, Cout: 3, K: 4, Stride: 2, ReLU: true, NeedDX: true, SpaceToDepth: true},
 	} {
 		run := runConv(t, cfg, false, 5)
-		loss := func(x, w, b []float64) float64 {
-			y := refConv(cfg, x, w, b)
-			s := 0.0
-			for i, v := range y {
-				s += v * float64(run.dy[i])
-			}
-			return s
-		}
 		x, w, b := run.xf, f64(run.w), f64(run.b)
-		const eps = 1e-4
-		fd := func(v []float64) []float64 {
-			g := make([]float64, len(v))
-			for i := range v {
-				o := v[i]
-				v[i] = o + eps
-				lp := loss(x, w, b)
-				v[i] = o - eps
-				lm := loss(x, w, b)
-				v[i] = o
-				g[i] = (lp - lm) / (2 * eps)
-			}
-			return g
-		}
-		for _, p := range []struct {
-			name string
-			got  []float32
-			v    []float64
-		}{{"dw", run.dw, w}, {"db", run.db, b}, {"dx", run.dx, x}} {
-			if e := relL2(p.got, fd(p.v)); e > 1e-3 {
-				t.Errorf("%+v %s: relative L2 error against finite differences %.3g", cfg, p.name, e)
-			}
-		}
+		loss := func() float64 { return weightedSum(refConv(cfg, x, w, b), run.dy) }
+		checkFiniteDifferences(t, fmt.Sprintf("%+v ", cfg), loss, run.dw, run.db, run.dx, w, b, x)
 	}
 }
 
@@ -198,11 +169,7 @@ func TestConvFiniteDifferences(t *testing.T) {
 func TestConvBadInput(t *testing.T) {
 	requireLib(t)
 	cfg := ConvConfig{Batch: 2, Cin: 3, H: 9, W: 9, Cout: 4, K: 3, Stride: 2, NeedDX: true}
-	c, err := NewConv(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustConv(t, cfg)
 	nx, nw, ny := 2*3*9*9, 4*3*3*3, 2*4*4*4
 	x, w, b, y := make([]float32, nx), make([]float32, nw), make([]float32, 4), make([]float32, ny)
 	dy, dw, db, dx := make([]float32, ny), make([]float32, nw), make([]float32, 4), make([]float32, nx)
@@ -235,11 +202,7 @@ func TestConvBadInput(t *testing.T) {
 		!strings.Contains(err.Error(), "SpaceToDepth") {
 		t.Errorf("space-to-depth with K %% Stride != 0: error %v", err)
 	}
-	inf, err := NewConv(ConvConfig{Batch: 1, Cin: 1, H: 3, W: 3, Cout: 1, K: 3, Stride: 1, InferenceOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inf.Close()
+	inf := mustConv(t, ConvConfig{Batch: 1, Cin: 1, H: 3, W: 3, Cout: 1, K: 3, Stride: 1, InferenceOnly: true})
 	one := []float32{1}
 	if err := inf.Backward(make([]float32, 9), 1, make([]float32, 9), one, one, make([]float32, 9), one, nil); err == nil {
 		t.Error("Backward on an inference-only layer: no error")
@@ -257,11 +220,7 @@ func TestConvChangedInputs(t *testing.T) {
 	cfg := ConvConfig{Batch: 2, Cin: 4, H: 16, W: 16, Cout: 8, K: 4, Stride: 2, NeedDX: true, SpaceToDepth: true}
 	ref := runConv(t, cfg, false, 11)
 	other := runConv(t, cfg, false, 12)
-	c, err := NewConv(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustConv(t, cfg)
 	y := make([]float32, len(ref.y))
 	if err := c.Forward(other.x, 1, other.w, other.b, y); err != nil {
 		t.Fatal(err)
@@ -291,11 +250,7 @@ func TestReLUUnfused(t *testing.T) {
 		t.Errorf("no relu_forward primitive with SeparateReLU: %v", run.impls)
 	}
 	cfg.NativeOut = true
-	c, err := NewConv(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustConv(t, cfg)
 	y := make([]float32, c.OutLen())
 	if err := c.Forward(run.x, run.scale, run.w, run.b, y); err != nil {
 		t.Fatal(err)

@@ -192,20 +192,12 @@ func (d *Dense) build() error {
 	if d.postReLU {
 		attr = reluPostOp
 	}
-	if d.fwd, err = d.create("forward", unsafe.Pointer(fd), attr, nil); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.fwd); err != nil {
+	if d.fwd, err = d.createPass(cfg.BF16, "forward", unsafe.Pointer(fd), attr, nil); err != nil {
 		return err
 	}
 	weiMD := lib.queryMD(d.fwd.pd, queryWeightsMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, src}, {argWeights, weiMD}, {argBias, bias}, {argDst, dst}} {
-		if err := d.fwd.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.fwd.bindAll([]argMD{{argSrc, src}, {argWeights, weiMD}, {argBias, bias}, {argDst, dst}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiMD, plainW) {
 		if d.wIn, err = d.reorder("reorder_w", plainW, weiMD, 1); err != nil {
@@ -239,20 +231,12 @@ func (d *Dense) build() error {
 	if r := lib.ipBwdWInit(wd, src, diffWei, bias, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_weights_desc_init", r)
 	}
-	if d.bwdW, err = d.create("backward_weights", unsafe.Pointer(wd), nil, d.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.bwdW); err != nil {
+	if d.bwdW, err = d.createPass(cfg.BF16, "backward_weights", unsafe.Pointer(wd), nil, d.fwd); err != nil {
 		return err
 	}
 	dwMD := lib.queryMD(d.bwdW.pd, queryDiffWeightsM)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argSrc, src}, {argDiffDst, diffDst}, {argDiffWeights, dwMD}, {argDiffBias, bias}} {
-		if err := d.bwdW.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.bwdW.bindAll([]argMD{{argSrc, src}, {argDiffDst, diffDst}, {argDiffWeights, dwMD}, {argDiffBias, bias}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(dwMD, plainW) {
 		if d.dwOut, err = d.reorder("reorder_dw", dwMD, plainW, 1); err != nil {
@@ -267,20 +251,12 @@ func (d *Dense) build() error {
 	if r := lib.ipBwdDInit(dd, diffSrc, wei, diffDst); r != 0 {
 		return statusErr("dnnl_inner_product_backward_data_desc_init", r)
 	}
-	if d.bwdD, err = d.create("backward_data", unsafe.Pointer(dd), nil, d.fwd); err != nil {
-		return err
-	}
-	if err := checkBF16(cfg.BF16, d.bwdD); err != nil {
+	if d.bwdD, err = d.createPass(cfg.BF16, "backward_data", unsafe.Pointer(dd), nil, d.fwd); err != nil {
 		return err
 	}
 	weiD := lib.queryMD(d.bwdD.pd, queryWeightsMD)
-	for _, a := range []struct {
-		arg int32
-		md  *memDesc
-	}{{argDiffDst, diffDst}, {argWeights, weiD}, {argDiffSrc, diffSrc}} {
-		if err := d.bwdD.bind(a.arg, a.md); err != nil {
-			return err
-		}
+	if err := d.bwdD.bindAll([]argMD{{argDiffDst, diffDst}, {argWeights, weiD}, {argDiffSrc, diffSrc}}); err != nil {
+		return err
 	}
 	if !lib.mdEqual(weiD, weiMD) {
 		if d.weiD, err = d.reorder("reorder_w_bwd_data", weiMD, weiD, 1); err != nil {
@@ -407,11 +383,9 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 		}
 		g = m
 	}
-	if d.dyIn != nil {
-		if err := d.dyIn.run(g, unsafe.Pointer(&d.dyBuf[0])); err != nil {
-			return err
-		}
-		g = unsafe.Pointer(&d.dyBuf[0])
+	g, err := convertInto(d.dyIn, g, d.dyBuf)
+	if err != nil {
+		return err
 	}
 	if unsafe.Pointer(&x[0]) != d.lastX {
 		if err := d.setInput(x); err != nil {
@@ -438,12 +412,9 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 			return err
 		}
 	}
-	wp := d.weiPtr
-	if d.weiD != nil {
-		wp = unsafe.Pointer(&d.weiDBuf[0])
-		if err := d.weiD.run(d.weiPtr, wp); err != nil {
-			return err
-		}
+	wp, err := convertInto(d.weiD, d.weiPtr, d.weiDBuf)
+	if err != nil {
+		return err
 	}
 	return d.bwdD.run(g, wp, unsafe.Pointer(&dx[0]))
 }

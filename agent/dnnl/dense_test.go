@@ -132,36 +132,8 @@ func TestDenseFiniteDifferences(t *testing.T) {
 	cfg := DenseConfig{Batch: 3, In: 6, Out: 4, ReLU: true, NeedDX: true}
 	run := runDense(t, cfg, 8)
 	x, w, b := f64(run.x), f64(run.w), f64(run.b)
-	loss := func() float64 {
-		s := 0.0
-		for i, v := range refDense(cfg, x, w, b) {
-			s += v * float64(run.dy[i])
-		}
-		return s
-	}
-	const eps = 1e-4
-	fd := func(v []float64) []float64 {
-		g := make([]float64, len(v))
-		for i := range v {
-			o := v[i]
-			v[i] = o + eps
-			lp := loss()
-			v[i] = o - eps
-			lm := loss()
-			v[i] = o
-			g[i] = (lp - lm) / (2 * eps)
-		}
-		return g
-	}
-	for _, p := range []struct {
-		name string
-		got  []float32
-		v    []float64
-	}{{"dw", run.dw, w}, {"db", run.db, b}, {"dx", run.dx, x}} {
-		if e := relL2(p.got, fd(p.v)); e > 1e-3 {
-			t.Errorf("%s: relative L2 error against finite differences %.3g", p.name, e)
-		}
-	}
+	loss := func() float64 { return weightedSum(refDense(cfg, x, w, b), run.dy) }
+	checkFiniteDifferences(t, "", loss, run.dw, run.db, run.dx, w, b, x)
 }
 
 // TestDenseBadInput checks that wrong slice lengths are errors, not panics.

@@ -25,20 +25,12 @@ func TestConvNativeChain(t *testing.T) {
 		run := func(native bool) result {
 			ac := a
 			ac.NativeOut = native
-			la, err := NewConv(ac)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer la.Close()
+			la := mustConv(t, ac)
 			bc := b
 			if native {
 				bc.InLayout = la.OutLayout()
 			}
-			lb, err := NewConv(bc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer lb.Close()
+			lb := mustConv(t, bc)
 			if la.OutLen() != lb.InLen() {
 				t.Fatalf("native=%v: layer a's output has %d elements, layer b's input %d", native, la.OutLen(), lb.InLen())
 			}
@@ -85,11 +77,7 @@ func TestConvNativeChain(t *testing.T) {
 func TestLayoutConversions(t *testing.T) {
 	requireLib(t)
 	cfg := ConvConfig{Batch: 2, Cin: 3, H: 9, W: 9, Cout: 12, K: 3, Stride: 1, NativeOut: true}
-	c, err := NewConv(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustConv(t, cfg)
 	l := c.OutLayout()
 	if l.Shape() != [4]int{2, 12, 7, 7} {
 		t.Errorf("Shape() = %v", l.Shape())
@@ -139,11 +127,7 @@ func TestLayoutConversions(t *testing.T) {
 	if _, err := NewConv(bad); err == nil {
 		t.Error("SpaceToDepth with InLayout: no error")
 	}
-	nc, err := NewConv(next)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := mustConv(t, next)
 	y := make([]float32, nc.OutLen())
 	if err := nc.Forward(make([]uint8, nc.InLen()), 1, make([]float32, 4*12*9), make([]float32, 4), y); err == nil {
 		t.Error("uint8 input with InLayout: no error")
@@ -219,11 +203,7 @@ func testDenseInLayout(t *testing.T, bf16 bool, cout int) {
 // TestDenseInLayoutRefused checks the configurations an InLayout cannot serve.
 func TestDenseInLayoutRefused(t *testing.T) {
 	requireLib(t)
-	c, err := NewConv(ConvConfig{Batch: 2, Cin: 3, H: 9, W: 9, Cout: 8, K: 3, Stride: 2, InferenceOnly: true, NativeOut: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustConv(t, ConvConfig{Batch: 2, Cin: 3, H: 9, W: 9, Cout: 8, K: 3, Stride: 2, InferenceOnly: true, NativeOut: true})
 	l := c.OutLayout()
 	for _, tc := range []struct {
 		cfg  DenseConfig

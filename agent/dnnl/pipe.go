@@ -31,6 +31,40 @@ func (p *pipe) run(src, dst unsafe.Pointer) error {
 	return nil
 }
 
+// into converts src into buf and returns buf's data, or returns src itself when the
+// pipe is the identity (the primitive reads the plain buffer as it is).
+func (p *pipe) into(src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
+	if p.identity() {
+		return src, nil
+	}
+	dst := unsafe.Pointer(&buf[0])
+	return dst, p.run(src, dst)
+}
+
+// writeTo has write, a primitive's run that writes its result at the pointer it is
+// given, deliver that result to the plain dst: written there directly when the pipe is
+// the identity, else written to buf and converted into dst.
+func (p *pipe) writeTo(dst, buf []float32, write func(unsafe.Pointer) error) error {
+	if p.identity() {
+		return write(unsafe.Pointer(&dst[0]))
+	}
+	tmp := unsafe.Pointer(&buf[0])
+	if err := write(tmp); err != nil {
+		return err
+	}
+	return p.run(tmp, unsafe.Pointer(&dst[0]))
+}
+
+// convertInto runs the reorder r from src into buf and returns buf's data, or returns
+// src itself when there is no reorder (r nil: the primitive reads src as it is).
+func convertInto(r *prim, src unsafe.Pointer, buf []float32) (unsafe.Pointer, error) {
+	if r == nil {
+		return src, nil
+	}
+	dst := unsafe.Pointer(&buf[0])
+	return dst, r.run(src, dst)
+}
+
 // toLayout builds the pipe from a plain tensor of shape plain (element type dt) to
 // layout target, which describes its space-to-depth form with factor s (1: none),
 // multiplying by scale.

@@ -269,6 +269,22 @@ func (p *prim) bind(arg int32, md *memDesc) error {
 	return nil
 }
 
+// argMD is one execution argument of a primitive and its layout, for bindAll.
+type argMD struct {
+	arg int32
+	md  *memDesc
+}
+
+// bindAll binds the arguments in order, as bind does each.
+func (p *prim) bindAll(args []argMD) error {
+	for _, a := range args {
+		if err := p.bind(a.arg, a.md); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // bindScratch adds the scratchpad argument, pointing at the layer's scratch buffer
 // (grown when needed; existing scratch memory objects are re-pointed).
 func (ly *layer) bindScratch(p *prim, md *memDesc) error {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rlpool/rlpool/agent/gradcheck"
 )
 
 // Straightforward float64 reference implementations the tests compare oneDNN with.
@@ -155,4 +157,49 @@ func requireLib(tb testing.TB) {
 	if err := Load(); err != nil {
 		tb.Skipf("oneDNN not available (%v): skipping", err)
 	}
+}
+
+// weightedSum is sum(y * r), the scalar loss whose gradient with respect to y is r.
+func weightedSum(y []float64, r []float32) float64 {
+	s := 0.0
+	for i, v := range y {
+		s += v * float64(r[i])
+	}
+	return s
+}
+
+// checkFiniteDifferences compares a layer's gradients dw, db and dx against central
+// differences of loss, which reads the float64 weights w, bias b and input x, and
+// reports (prefixed by label) each one further than 1e-3 in relative L2 error.
+func checkFiniteDifferences(t *testing.T, label string, loss func() float64, dw, db, dx []float32, w, b, x []float64) {
+	t.Helper()
+	const eps = 1e-4
+	fd := func(v []float64) []float64 {
+		g := make([]float64, len(v))
+		for i := range v {
+			g[i] = gradcheck.Central(v, i, eps, loss)
+		}
+		return g
+	}
+	for _, p := range []struct {
+		name string
+		got  []float32
+		v    []float64
+	}{{"dw", dw, w}, {"db", db, b}, {"dx", dx, x}} {
+		if e := relL2(p.got, fd(p.v)); e > 1e-3 {
+			t.Errorf("%s%s: relative L2 error against finite differences %.3g", label, p.name, e)
+		}
+	}
+}
+
+// mustConv returns a new convolution layer closed when the test ends, failing the
+// test when cfg is refused.
+func mustConv(t *testing.T, cfg ConvConfig) *Conv {
+	t.Helper()
+	c, err := NewConv(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }

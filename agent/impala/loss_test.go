@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/gradcheck"
 	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -77,23 +78,8 @@ func TestLossGradientFiniteDifferences(t *testing.T) {
 		}
 		return st.total
 	}
-	const h = 1e-6
-	check := func(name string, x []float64, analytic []float64) {
-		for i := range x {
-			old := x[i]
-			x[i] = old + h
-			up := lossAt()
-			x[i] = old - h
-			down := lossAt()
-			x[i] = old
-			num := (up - down) / (2 * h)
-			if math.Abs(num-analytic[i]) > 1e-6*math.Max(1, math.Abs(num)) {
-				t.Errorf("d loss/d %s[%d]: analytic %.9g, finite differences %.9g", name, i, analytic[i], num)
-			}
-		}
-	}
-	check("logits", logits, dLogits)
-	check("values", values, dValues)
+	checkFiniteDifferences(t, "logits", logits, "analytic", dLogits, lossAt, 1e-6)
+	checkFiniteDifferences(t, "values", values, "analytic", dValues, lossAt, 1e-6)
 	// The bootstrap rows enter only the targets: no gradient.
 	for i := T * B; i < st.rows(); i++ {
 		if dValues[i] != 0 {
@@ -157,20 +143,20 @@ func TestLossGradientThroughNetwork(t *testing.T) {
 	}
 	m.Reset()
 	st.frozen = true
-	const h = 1e-6
 	for k, p := range pol.Params() {
-		w := p.T.Data().([]float64)
-		for i := range w {
-			old := w[i]
-			w[i] = old + h
-			up := run()
-			w[i] = old - h
-			down := run()
-			w[i] = old
-			num := (up - down) / (2 * h)
-			if math.Abs(num-analytic[k][i]) > 1e-5*math.Max(1, math.Abs(num)) {
-				t.Errorf("d loss/d %s[%d]: graph %.9g, finite differences %.9g", p.Name, i, analytic[k][i], num)
-			}
+		checkFiniteDifferences(t, p.Name, p.T.Data().([]float64), "graph", analytic[k], run, 1e-5)
+	}
+}
+
+// checkFiniteDifferences compares grad (from source, the analytic side), the gradient
+// of loss with respect to x (which loss reads), against central differences of step
+// 1e-6, and reports each element further apart than tol times max(1, |difference|).
+func checkFiniteDifferences(t *testing.T, name string, x []float64, source string, grad []float64, loss func() float64, tol float64) {
+	t.Helper()
+	for i := range x {
+		num := gradcheck.Central(x, i, 1e-6, loss)
+		if math.Abs(num-grad[i]) > tol*math.Max(1, math.Abs(num)) {
+			t.Errorf("d loss/d %s[%d]: %s %.9g, finite differences %.9g", name, i, source, grad[i], num)
 		}
 	}
 }

@@ -63,18 +63,17 @@ func sgemmBaseline() (wall, perCPU float64) {
 // threadCPUTime is the calling thread's CPU time (RUSAGE_THREAD).
 func threadCPUTime() time.Duration {
 	const rusageThread = 1
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return rusageTime(rusageThread)
 }
 
 // cpuTime is the process's user+system CPU time: on a shared machine, CPU ms per step
 // (all threads together) is steadier than wall time.
-func cpuTime() time.Duration {
+func cpuTime() time.Duration { return rusageTime(syscall.RUSAGE_SELF) }
+
+// rusageTime is the user+system CPU time getrusage reports for who (0 when it fails).
+func rusageTime(who int) time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())

@@ -43,41 +43,36 @@ func newConvGeom(b, cin, h, w, cout, k, s int) (convGeom, error) {
 
 // permuteW copies weights from (Cout, Cin, K, K) into the prepared layout
 // (Cout, Cp, Kp, Kp) (the identity when there is no space-to-depth).
-func permuteW[T Float](g *convGeom, w, wp []T) {
-	if !g.s2d {
-		copy(wp, w)
-		return
-	}
-	s, kp := g.S, g.Kp
-	for o := 0; o < g.Cout; o++ {
-		src := w[o*g.KK : (o+1)*g.KK]
-		dst := wp[o*g.KK : (o+1)*g.KK]
-		for c := 0; c < g.Cin; c++ {
-			for ky := 0; ky < g.K; ky++ {
-				for kx := 0; kx < g.K; kx++ {
-					cp := (c*s+ky%s)*s + kx%s
-					dst[(cp*kp+ky/s)*kp+kx/s] = src[(c*g.K+ky)*g.K+kx]
-				}
-			}
-		}
-	}
-}
+func permuteW[T Float](g *convGeom, w, wp []T) { moveW(g, w, wp, false) }
 
 // unpermuteW is the inverse of permuteW.
-func unpermuteW[T Float](g *convGeom, wp, w []T) {
+func unpermuteW[T Float](g *convGeom, wp, w []T) { moveW(g, w, wp, true) }
+
+// moveW copies weights between the layout (Cout, Cin, K, K) of w and the prepared
+// layout (Cout, Cp, Kp, Kp) of wp: from w into wp, or from wp back into w when back.
+func moveW[T Float](g *convGeom, w, wp []T, back bool) {
 	if !g.s2d {
-		copy(w, wp)
+		if back {
+			copy(w, wp)
+		} else {
+			copy(wp, w)
+		}
 		return
 	}
 	s, kp := g.S, g.Kp
 	for o := 0; o < g.Cout; o++ {
-		src := wp[o*g.KK : (o+1)*g.KK]
-		dst := w[o*g.KK : (o+1)*g.KK]
+		ws := w[o*g.KK : (o+1)*g.KK]
+		wps := wp[o*g.KK : (o+1)*g.KK]
 		for c := 0; c < g.Cin; c++ {
 			for ky := 0; ky < g.K; ky++ {
 				for kx := 0; kx < g.K; kx++ {
 					cp := (c*s+ky%s)*s + kx%s
-					dst[(c*g.K+ky)*g.K+kx] = src[(cp*kp+ky/s)*kp+kx/s]
+					i, j := (c*g.K+ky)*g.K+kx, (cp*kp+ky/s)*kp+kx/s
+					if back {
+						ws[i] = wps[j]
+					} else {
+						wps[j] = ws[i]
+					}
 				}
 			}
 		}

@@ -101,6 +101,36 @@ func (k *convKernel[T]) source(w *convWork[T], x any, img0, n int) ([]T, error) 
 	return nil, fmt.Errorf("nn: convolution input of type %T with %T weights", x, k.wp)
 }
 
+// chunk returns chunk ci's first image, its number of images and its number of
+// im2col columns N (images x output positions).
+func (k *convKernel[T]) chunk(ci int) (img0, n, N int) {
+	img0 = ci * k.nb
+	n = min(k.nb, k.g.B-img0)
+	return img0, n, n * k.g.P
+}
+
+// columns fills wk.col with the im2col (KK rows, N columns) of images [img0, img0+n)
+// of the input x.
+func (k *convKernel[T]) columns(wk *convWork[T], x any, img0, n, N int) error {
+	src, err := k.source(wk, x, img0, n)
+	if err != nil {
+		return err
+	}
+	wk.col = grow(wk.col, k.g.KK*N)
+	im2col(&k.g, n, src, wk.col, N)
+	return nil
+}
+
+// firstError returns the first non-nil error of errs, the workers' results.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // forward computes y = act(conv(scale*x, w) + b) over the batch.
 func (k *convKernel[T]) forward(x any, w, b []T) error {
 	k.alloc()
@@ -109,16 +139,11 @@ func (k *convKernel[T]) forward(x any, w, b []T) error {
 	errs := make([]error, len(k.work))
 	parallelChunks(len(k.work), k.chunks, func(wi, ci int) {
 		wk := &k.work[wi]
-		img0 := ci * k.nb
-		n := min(k.nb, g.B-img0)
-		N := n * g.P
-		src, err := k.source(wk, x, img0, n)
-		if err != nil {
+		img0, n, N := k.chunk(ci)
+		if err := k.columns(wk, x, img0, n, N); err != nil {
 			errs[wi] = err
 			return
 		}
-		wk.col = grow(wk.col, g.KK*N)
-		im2col(g, n, src, wk.col, N)
 		wk.tmp = grow(wk.tmp, g.Cout*N)
 		gemm(false, false, g.Cout, N, g.KK, k.scale, k.wp, g.KK, wk.col, N, 0, wk.tmp, N)
 		for img := 0; img < n; img++ {
@@ -128,10 +153,8 @@ func (k *convKernel[T]) forward(x any, w, b []T) error {
 			}
 		}
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := firstError(errs); err != nil {
+		return err
 	}
 	return nil
 }
@@ -156,9 +179,7 @@ func (k *convKernel[T]) backward(x any, w, y, gy []T) error {
 	// on every run.
 	parallelRanges(len(k.work), k.chunks, func(wi, ci int) {
 		wk := &k.work[wi]
-		img0 := ci * k.nb
-		n := min(k.nb, g.B-img0)
-		N := n * g.P
+		img0, n, N := k.chunk(ci)
 		// Masked gradient in the GEMM layout (Cout, N) and the bias gradient.
 		wk.tmp = grow(wk.tmp, g.Cout*N)
 		for img := 0; img < n; img++ {
@@ -172,13 +193,10 @@ func (k *convKernel[T]) backward(x any, w, y, gy []T) error {
 				}
 			}
 		}
-		src, err := k.source(wk, x, img0, n)
-		if err != nil {
+		if err := k.columns(wk, x, img0, n, N); err != nil {
 			errs[wi] = err
 			return
 		}
-		wk.col = grow(wk.col, g.KK*N)
-		im2col(g, n, src, wk.col, N)
 		gemm(false, true, g.Cout, g.KK, N, k.scale, wk.tmp, N, wk.col, N, 1, wk.dwp, g.KK)
 		if !k.needDX {
 			return
@@ -197,10 +215,8 @@ func (k *convKernel[T]) backward(x any, w, y, gy []T) error {
 		clear(dx)
 		col2im(g, n, wk.col, N, dx)
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := firstError(errs); err != nil {
+		return err
 	}
 	// Reduce the per-worker partial sums.
 	acc := k.work[0].dwp

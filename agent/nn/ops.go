@@ -43,6 +43,15 @@ func data(v G.Value) (any, error) {
 	return t.Data(), nil
 }
 
+// inputData checks that op got its n inputs and returns the data of the first, the
+// layer's input x, with which both of a layer's passes start.
+func inputData(op fmt.Stringer, in []G.Value, n int) (any, error) {
+	if len(in) != n {
+		return nil, fmt.Errorf("nn: %v takes %d inputs, got %d", op, n, len(in))
+	}
+	return data(in[0])
+}
+
 func floats[T Float](v G.Value, n int, what string) ([]T, error) {
 	d, err := data(v)
 	if err != nil {
@@ -150,10 +159,7 @@ func (op forwardOp) String() string { return fmt.Sprintf("%s#%d", op.l.name, op.
 // Do implements gorgonia.Op: it computes into buffers the layer owns and returns them.
 func (op forwardOp) Do(in ...G.Value) (G.Value, error) {
 	l := op.l
-	if len(in) != 3 {
-		return nil, fmt.Errorf("nn: %v takes 3 inputs, got %d", op, len(in))
-	}
-	x, err := data(in[0])
+	x, err := inputData(op, in, op.Arity())
 	if err != nil {
 		return nil, err
 	}
@@ -244,10 +250,7 @@ func (op backwardOp) String() string { return fmt.Sprintf("%s.backward#%d", op.l
 // Do implements gorgonia.Op: it computes into buffers the layer owns and returns dW.
 func (op backwardOp) Do(in ...G.Value) (G.Value, error) {
 	l := op.l
-	if len(in) != 4 {
-		return nil, fmt.Errorf("nn: %v takes 4 inputs, got %d", op, len(in))
-	}
-	x, err := data(in[0])
+	x, err := inputData(op, in, op.Arity())
 	if err != nil {
 		return nil, err
 	}

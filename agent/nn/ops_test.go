@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/agent/blas"
+	"github.com/rlpool/rlpool/agent/gradcheck"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -46,19 +47,20 @@ func asFloat64(t tensor.Tensor) []float64 {
 	case []float64:
 		return append([]float64(nil), d...)
 	case []float32:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
+		return widen(d)
 	case []uint8:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
+		return widen(d)
 	}
 	panic(fmt.Sprintf("unexpected %T", t.Data()))
+}
+
+// widen returns d's values as float64.
+func widen[T float32 | uint8](d []T) []float64 {
+	o := make([]float64, len(d))
+	for i, v := range d {
+		o[i] = float64(v)
+	}
+	return o
 }
 
 func f64Tensor(v []float64, shape tensor.Shape) *tensor.Dense {
@@ -241,13 +243,7 @@ func TestConvFiniteDifferences(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, i := range c.idx {
-			old := c.vals[i]
-			c.vals[i] = old + h
-			lp, _, _ := loss()
-			c.vals[i] = old - h
-			lm, _, _ := loss()
-			c.vals[i] = old
-			fd := (lp - lm) / (2 * h)
+			fd := gradcheck.Central(c.vals, i, h, func() float64 { l, _, _ := loss(); return l })
 			if math.Abs(fd-c.grad[i]) > 1e-5*(1+math.Abs(fd)) {
 				t.Errorf("d loss/d %s[%d] = %g, finite difference %g", c.name, i, c.grad[i], fd)
 			}

@@ -22,27 +22,18 @@ type AdamConfig struct {
 // Adam is PyTorch's Adam (Kingma and Ba, with bias correction) updating the parameters'
 // tensors in place. Not safe for concurrent use.
 type Adam struct {
-	cfg    AdamConfig
-	params []param
-	spans  []span
-	t      int
+	cfg AdamConfig
+	solver
+	t int
 }
 
 // NewAdam returns an Adam solver over params, whose gradients a TapeMachine fills.
 func NewAdam(params []*G.Node, cfg AdamConfig) *Adam {
-	if cfg.LR == 0 {
-		cfg.LR = 1e-3
-	}
-	if cfg.Beta1 == 0 {
-		cfg.Beta1 = 0.9
-	}
-	if cfg.Beta2 == 0 {
-		cfg.Beta2 = 0.999
-	}
-	if cfg.Eps == 0 {
-		cfg.Eps = 1e-8
-	}
-	return &Adam{cfg: cfg, params: newParams(params)}
+	orDefault(&cfg.LR, 1e-3)
+	orDefault(&cfg.Beta1, 0.9)
+	orDefault(&cfg.Beta2, 0.999)
+	orDefault(&cfg.Eps, 1e-8)
+	return &Adam{cfg: cfg, solver: solver{params: newParams(params)}}
 }
 
 // SetLR changes the learning rate (for annealing schedules).
@@ -57,13 +48,10 @@ func (a *Adam) Steps() int { return a.t }
 // Step clips the gradients by their global norm, applies one Adam update to every
 // parameter, zeroes the gradients, and returns the global norm before clipping.
 func (a *Adam) Step() (gradNorm float64, err error) {
-	if err := bind(a.params); err != nil {
+	norm, err := a.startStep()
+	if err != nil {
 		return 0, err
 	}
-	if a.spans == nil {
-		a.spans = spans(a.params)
-	}
-	norm := normOver(a.params, a.spans)
 	scale := clipScale(norm, a.cfg.MaxGradNorm)
 	a.t++
 	c := a.cfg
@@ -73,15 +61,9 @@ func (a *Adam) Step() (gradNorm float64, err error) {
 		lr: c.LR / bc1, b1: c.Beta1, b2: c.Beta2, eps: c.Eps,
 		invSqrtBC2: 1 / math.Sqrt(bc2), scale: scale,
 	}
-	forSpans(a.spans, func(s span) {
-		p := &a.params[s.p]
-		switch w := p.w.(type) {
-		case []float32:
-			adamSpan(w[s.lo:s.hi], p.g.([]float32)[s.lo:s.hi], p.s1.([]float32)[s.lo:s.hi], p.s2.([]float32)[s.lo:s.hi], h)
-		case []float64:
-			adamSpan(w[s.lo:s.hi], p.g.([]float64)[s.lo:s.hi], p.s1.([]float64)[s.lo:s.hi], p.s2.([]float64)[s.lo:s.hi], h)
-		}
-	})
+	updateSpans(a.params, a.spans,
+		func(w, g, m, v []float32) { adamSpan(w, g, m, v, h) },
+		func(w, g, m, v []float64) { adamSpan(w, g, m, v, h) })
 	return norm, nil
 }
 

@@ -47,30 +47,82 @@ func bind(ps []param) error {
 			return fmt.Errorf("optim: gradient of %v is %T, not a tensor", p.node, gv)
 		}
 		p.w, p.g = v.Data(), g.Data()
-		switch w := p.w.(type) {
-		case []float32:
-			gg, ok := p.g.([]float32)
-			if !ok || len(gg) != len(w) {
-				return fmt.Errorf("optim: gradient of %v does not match its float32 value", p.node)
-			}
-			p.n = len(w)
-			if p.s1 == nil {
-				p.s1, p.s2 = make([]float32, p.n), make([]float32, p.n)
-			}
-		case []float64:
-			gg, ok := p.g.([]float64)
-			if !ok || len(gg) != len(w) {
-				return fmt.Errorf("optim: gradient of %v does not match its float64 value", p.node)
-			}
-			p.n = len(w)
-			if p.s1 == nil {
-				p.s1, p.s2 = make([]float64, p.n), make([]float64, p.n)
-			}
-		default:
-			return fmt.Errorf("optim: %v holds %T; want float32 or float64", p.node, p.w)
+		if err := bindData(p); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// bindData checks p's freshly bound value and gradient slices against each other.
+func bindData(p *param) error {
+	switch w := p.w.(type) {
+	case []float32:
+		return bindTyped(p, w, "float32")
+	case []float64:
+		return bindTyped(p, w, "float64")
+	}
+	return fmt.Errorf("optim: %v holds %T; want float32 or float64", p.node, p.w)
+}
+
+// bindTyped checks that p's gradient has the type and length of its value w (whose
+// element type is named by typ), and allocates p's state on the first bind.
+func bindTyped[T Float](p *param, w []T, typ string) error {
+	gg, ok := p.g.([]T)
+	if !ok || len(gg) != len(w) {
+		return fmt.Errorf("optim: gradient of %v does not match its %s value", p.node, typ)
+	}
+	p.n = len(w)
+	if p.s1 == nil {
+		p.s1, p.s2 = make([]T, p.n), make([]T, p.n)
+	}
+	return nil
+}
+
+// solver is what every solver holds: its parameters and their spans (nil until the
+// first step or a restored state).
+type solver struct {
+	params []param
+	spans  []span
+}
+
+// startStep begins a step: it binds the parameters, splits them into spans on the
+// first step, and returns the gradients' global norm.
+func (s *solver) startStep() (float64, error) {
+	if err := bind(s.params); err != nil {
+		return 0, err
+	}
+	if s.spans == nil {
+		s.spans = spans(s.params)
+	}
+	return normOver(s.params, s.spans), nil
+}
+
+// orDefault sets a zero config value *v to its default d.
+func orDefault(v *float64, d float64) {
+	if *v == 0 {
+		*v = d
+	}
+}
+
+// updateSpans runs a solver's element-wise update over every span of ps on GOMAXPROCS
+// goroutines. f32 and f64 are the same update for each element type; each gets one
+// span's weights, gradients and the two state slices.
+func updateSpans(ps []param, sp []span, f32 func(w, g, s1, s2 []float32), f64 func(w, g, s1, s2 []float64)) {
+	forSpans(sp, func(s span) {
+		p := &ps[s.p]
+		switch w := p.w.(type) {
+		case []float32:
+			f32(spanOf(p, w, s))
+		case []float64:
+			f64(spanOf(p, w, s))
+		}
+	})
+}
+
+// spanOf returns span s of p's weights w, gradients and state.
+func spanOf[T Float](p *param, w []T, s span) (ws, g, s1, s2 []T) {
+	return w[s.lo:s.hi], p.g.([]T)[s.lo:s.hi], p.s1.([]T)[s.lo:s.hi], p.s2.([]T)[s.lo:s.hi]
 }
 
 func newParams(nodes []*G.Node) []param {

@@ -39,19 +39,7 @@ func castScalar(v float64, dt tensor.Dtype) interface{} {
 	return v
 }
 
-func values(n *G.Node) []float64 {
-	switch d := n.Value().Data().(type) {
-	case []float32:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
-	case []float64:
-		return append([]float64(nil), d...)
-	}
-	return nil
-}
+func values(n *G.Node) []float64 { return toF64(n.Value().Data()) }
 
 func gradValues(t *testing.T, n *G.Node) []float64 {
 	t.Helper()
@@ -59,17 +47,7 @@ func gradValues(t *testing.T, n *G.Node) []float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	switch d := gv.Data().(type) {
-	case []float32:
-		o := make([]float64, len(d))
-		for i, v := range d {
-			o[i] = float64(v)
-		}
-		return o
-	case []float64:
-		return append([]float64(nil), d...)
-	}
-	return nil
+	return toF64(gv.Data())
 }
 
 type stepper interface {

@@ -26,24 +26,17 @@ type RMSPropConfig struct {
 // ms = rho*ms + (1-rho)*g^2; mom = momentum*mom + lr*g/sqrt(ms+eps); w -= mom.
 // Not safe for concurrent use.
 type RMSProp struct {
-	cfg    RMSPropConfig
-	params []param
-	spans  []span
+	cfg RMSPropConfig
+	solver
 	inited bool
 }
 
 // NewRMSProp returns an RMSProp solver over params, whose gradients a TapeMachine fills.
 func NewRMSProp(params []*G.Node, cfg RMSPropConfig) *RMSProp {
-	if cfg.LR == 0 {
-		cfg.LR = 1e-3
-	}
-	if cfg.Rho == 0 {
-		cfg.Rho = 0.9
-	}
-	if cfg.Eps == 0 {
-		cfg.Eps = 1e-10
-	}
-	return &RMSProp{cfg: cfg, params: newParams(params)}
+	orDefault(&cfg.LR, 1e-3)
+	orDefault(&cfg.Rho, 0.9)
+	orDefault(&cfg.Eps, 1e-10)
+	return &RMSProp{cfg: cfg, solver: solver{params: newParams(params)}}
 }
 
 // SetLR changes the learning rate (for annealing schedules).
@@ -55,37 +48,33 @@ func (r *RMSProp) LR() float64 { return r.cfg.LR }
 // Step clips the gradients by their global norm, applies one update to every parameter,
 // zeroes the gradients, and returns the global norm before clipping.
 func (r *RMSProp) Step() (gradNorm float64, err error) {
-	if err := bind(r.params); err != nil {
+	norm, err := r.startStep()
+	if err != nil {
 		return 0, err
 	}
 	if !r.inited {
-		r.spans = spans(r.params)
 		for i := range r.params {
 			switch s := r.params[i].s1.(type) {
 			case []float32:
-				for j := range s {
-					s[j] = float32(r.cfg.InitMS)
-				}
+				fill(s, float32(r.cfg.InitMS))
 			case []float64:
-				for j := range s {
-					s[j] = r.cfg.InitMS
-				}
+				fill(s, r.cfg.InitMS)
 			}
 		}
 		r.inited = true
 	}
-	norm := normOver(r.params, r.spans)
 	h := rmsHyper{lr: r.cfg.LR, rho: r.cfg.Rho, eps: r.cfg.Eps, mom: r.cfg.Momentum, scale: clipScale(norm, r.cfg.MaxGradNorm)}
-	forSpans(r.spans, func(s span) {
-		p := &r.params[s.p]
-		switch w := p.w.(type) {
-		case []float32:
-			rmsSpan(w[s.lo:s.hi], p.g.([]float32)[s.lo:s.hi], p.s1.([]float32)[s.lo:s.hi], p.s2.([]float32)[s.lo:s.hi], h)
-		case []float64:
-			rmsSpan(w[s.lo:s.hi], p.g.([]float64)[s.lo:s.hi], p.s1.([]float64)[s.lo:s.hi], p.s2.([]float64)[s.lo:s.hi], h)
-		}
-	})
+	updateSpans(r.params, r.spans,
+		func(w, g, ms, mom []float32) { rmsSpan(w, g, ms, mom, h) },
+		func(w, g, ms, mom []float64) { rmsSpan(w, g, ms, mom, h) })
 	return norm, nil
+}
+
+// fill sets every element of s to v.
+func fill[T Float](s []T, v T) {
+	for j := range s {
+		s[j] = v
+	}
 }
 
 type rmsHyper struct{ lr, rho, eps, mom, scale float64 }

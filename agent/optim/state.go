@@ -12,54 +12,42 @@ type State struct {
 }
 
 // SaveState returns a copy of the solver's state; before the first Step it is empty.
-func (r *RMSProp) SaveState() State {
-	st := saveState(r.params)
-	if !r.inited {
-		st.S1, st.S2 = nil, nil
-	}
-	return st
-}
+func (r *RMSProp) SaveState() State { return saveState(r.params, r.inited) }
 
 // LoadState restores a state saved by SaveState. The gradients must be bound (the
 // TapeMachine created), as for Step.
 func (r *RMSProp) LoadState(st State) error {
-	if st.S1 == nil {
-		return nil
+	loaded, err := r.restore(st)
+	if loaded {
+		r.inited = true // the mean squares are restored: do not reset them to InitMS
 	}
-	if err := loadState(r.params, st); err != nil {
-		return err
-	}
-	r.spans = spans(r.params)
-	r.inited = true // the mean squares are restored: do not reset them to InitMS
-	return nil
+	return err
 }
 
 // SaveState returns a copy of the solver's state; before the first Step it is empty.
 func (a *Adam) SaveState() State {
-	st := saveState(a.params)
+	st := saveState(a.params, a.t > 0)
 	st.Steps = a.t
-	if a.t == 0 {
-		st.S1, st.S2 = nil, nil
-	}
 	return st
 }
 
 // LoadState restores a state saved by SaveState. The gradients must be bound (the
 // TapeMachine created), as for Step.
 func (a *Adam) LoadState(st State) error {
-	if st.S1 == nil {
-		return nil
+	loaded, err := a.restore(st)
+	if loaded {
+		a.t = st.Steps
 	}
-	if err := loadState(a.params, st); err != nil {
-		return err
-	}
-	a.spans = spans(a.params)
-	a.t = st.Steps
-	return nil
+	return err
 }
 
-func saveState(ps []param) State {
+// saveState copies the state of ps; it is empty unless started (the solver has
+// stepped, so the state holds values).
+func saveState(ps []param, started bool) State {
 	var st State
+	if !started {
+		return st
+	}
 	for i := range ps {
 		st.S1 = append(st.S1, toF64(ps[i].s1))
 		st.S2 = append(st.S2, toF64(ps[i].s2))
@@ -67,6 +55,7 @@ func saveState(ps []param) State {
 	return st
 }
 
+// toF64 returns a float64 copy of a []float32 or []float64 (nil for anything else).
 func toF64(s any) []float64 {
 	switch v := s.(type) {
 	case []float32:
@@ -79,6 +68,20 @@ func toF64(s any) []float64 {
 		return append([]float64(nil), v...)
 	}
 	return nil
+}
+
+// restore loads st into the parameters' state and splits them into spans. It
+// reports whether st held any state: one saved before the solver's first Step holds
+// none and leaves the parameters as they are.
+func (s *solver) restore(st State) (loaded bool, err error) {
+	if st.S1 == nil {
+		return false, nil
+	}
+	if err := loadState(s.params, st); err != nil {
+		return false, err
+	}
+	s.spans = spans(s.params)
+	return true, nil
 }
 
 func loadState(ps []param, st State) error {

@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/rlpool/rlpool/agent/gradcheck"
 	"github.com/rlpool/rlpool/agent/model"
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -124,13 +125,7 @@ func lossOnce(t *testing.T, vm G.VM, l *lossGraph) float64 {
 func checkFiniteDifferences[E float32 | float64](t *testing.T, loss func() float64, name string, w []E, grad []float64, stride int, h float64, tol func(fd float64) float64) (checked, significant int) {
 	t.Helper()
 	for j := 0; j < len(w); j += stride {
-		orig := w[j]
-		w[j] = orig + E(h)
-		up := loss()
-		w[j] = orig - E(h)
-		down := loss()
-		w[j] = orig
-		fd := (up - down) / (2 * h)
+		fd := gradcheck.Central(w, j, h, loss)
 		if math.Abs(fd-grad[j]) > tol(fd) {
 			t.Errorf("%s[%d]: gradient %.9g, finite difference %.9g", name, j, grad[j], fd)
 		}

@@ -88,26 +88,25 @@ func (t *Trainer) updateObsStats(b *envpool.Batch) {
 
 // inputHeld writes env e's current observation, as the policy sees it, into row k of
 // the inference graph's input.
-func (t *Trainer) inputHeld(k, e int) {
-	d := t.obsDim
-	if t.heldU8 != nil {
-		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], t.heldU8[e*d:(e+1)*d])
-		return
-	}
-	in := t.acting.Obs.Data().([]float32)
-	t.normalized(t.held[e*d:(e+1)*d], in[k*d:(k+1)*d])
-}
+func (t *Trainer) inputHeld(k, e int) { t.inputRow(k, t.heldU8, t.held, e) }
 
 // inputFinal writes row i's terminal observation (b.FinalObs), as the policy sees it,
 // into row k of the inference graph's input.
 func (t *Trainer) inputFinal(k int, b *envpool.Batch, i int) {
+	t.inputRow(k, b.FinalObsU8, b.FinalObsF32, i)
+}
+
+// inputRow writes observation i, as the policy sees it, into row k of the inference
+// graph's input: row i of the pixels u8 for a pixel policy, else row i of the values
+// f32, normalized.
+func (t *Trainer) inputRow(k int, u8 []uint8, f32 []float32, i int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], b.FinalObsU8[i*d:(i+1)*d])
+		copy(t.acting.Obs.Data().([]uint8)[k*d:(k+1)*d], u8[i*d:(i+1)*d])
 		return
 	}
 	in := t.acting.Obs.Data().([]float32)
-	t.normalized(b.FinalObsF32[i*d:(i+1)*d], in[k*d:(k+1)*d])
+	t.normalized(f32[i*d:(i+1)*d], in[k*d:(k+1)*d])
 }
 
 // clearInput zeroes the inference graph's input (rows not written stay defined).

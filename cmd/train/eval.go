@@ -23,7 +23,7 @@ func runEval(args []string) error { return evalMain(args, os.Stdout) }
 func evalMain(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	runArg := fs.String("run", "", "run directory (or run name under -dir)")
-	base := fs.String("dir", "runs", "folder that holds the runs")
+	base := runsDirFlag(fs)
 	which := fs.String("checkpoint", "best", "best, latest, or a checkpoint file")
 	episodes := fs.Int("episodes", 10, "episodes to play")
 	deterministic := fs.Bool("deterministic", false, "take the most likely action instead of sampling")
@@ -34,10 +34,7 @@ func evalMain(args []string, w io.Writer) error {
 	taskID := fs.String("task", "", "with -random: the task to play (train bench -list lists them)")
 	var envOpts multiFlag
 	fs.Var(&envOpts, "env-opt", "with -task: "+envOptHelp)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if ok, err := parseFlags(fs, args, "Usage of eval:\n"); !ok {
 		return err
 	}
 	if fs.NArg() > 0 {

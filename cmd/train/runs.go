@@ -23,6 +23,12 @@ const runsUsage = `usage:
 RUN is a run directory, or a run name (or unique prefix) under -dir (default runs).
 `
 
+// runsDirFlag declares -dir, the folder in which a run named without a path is
+// looked up, alike for every subcommand that finds runs by name.
+func runsDirFlag(fs *flag.FlagSet) *string {
+	return fs.String("dir", "runs", "folder that holds the runs")
+}
+
 // runRuns is `train runs`: inspecting run directories.
 func runRuns(args []string) error { return runsMain(args, os.Stdout) }
 
@@ -37,7 +43,7 @@ func runsMain(args []string, w io.Writer) error {
 	}
 	cmd, rest := args[0], args[1:]
 	fs := flag.NewFlagSet("runs "+cmd, flag.ContinueOnError)
-	base := fs.String("dir", "runs", "folder that holds the runs")
+	base := runsDirFlag(fs)
 	axis := fs.String("x", "steps", "plot: x axis, steps or time")
 	out := fs.String("o", "runs-plot.png", "plot: output PNG")
 	thresholds := fs.String("threshold", "", "show: comma-separated returns to report the time to (default: 25/50/75/100% of the way to the target)")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/rlpool/rlpool/internal/sweep"
@@ -78,7 +77,7 @@ func sweepMain(args []string, w io.Writer) error {
 		return nil
 	}
 	if *summary {
-		recs, err := sweep.ReadResults(filepath.Join(spec.Folder(), sweep.ResultFile), spec)
+		recs, err := sweep.ReadResults(spec.ResultPath(), spec)
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,8 @@
 package play
 
 import (
-	"math"
 	"os"
 	"testing"
-
-	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/rlpool/rlpool/agent/model"
 	_ "github.com/rlpool/rlpool/envs/atari"
@@ -37,29 +33,10 @@ func TestPPONatureCNN(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := G.NewGraph()
-			x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
-			pn, err := p.Build(g, x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out G.Value
-			G.Read(pn.Out, &out)
-			m := G.NewTapeMachine(g)
-			defer m.Close()
 			if err := ck.GetParams("", p.Params()); err != nil {
 				t.Fatal(err)
 			}
-			copy(in.Data().([]uint8), obs)
-			if err := m.RunAll(); err != nil {
-				t.Fatal(err)
-			}
-			want := out.Data().([]float32)
-			for i := range want {
-				if math.Abs(float64(got[i]-want[i])) > 1e-4 {
-					t.Fatalf("player logits %v, policy logits %v", got, want)
-				}
-			}
+			requireClose(t, "player logits", got, "policy logits", graphOutput(t, p, obs), 1e-4)
 		})
 	}
 }

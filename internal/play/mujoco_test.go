@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
-	"github.com/rlpool/rlpool/internal/render"
 )
 
 // TestRandomAgentMuJoCoGIF records an Ant-v4 episode cut at 8 steps as `train eval
@@ -29,14 +28,7 @@ func TestRandomAgentMuJoCoGIF(t *testing.T) {
 		t.Errorf("FrameDelay %d, want 5 (Ant-v4 renders at 20 fps)", d)
 	}
 	a.Config.Env.MaxEpisodeSteps = 8
-	rec := render.NewRecorder(a.FrameDelay(), 0)
-	eps, err := a.Play(Options{Episodes: 1, Seed: 4, Record: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(eps) != 1 || eps[0].Length != 8 {
-		t.Fatalf("episodes %+v, want one cut at 8 steps", eps)
-	}
+	rec := recordEpisode(t, a, 4, 8)
 	var buf bytes.Buffer
 	if err := rec.Encode(&buf); err != nil {
 		t.Fatal(err)

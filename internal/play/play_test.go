@@ -78,6 +78,47 @@ func runOn(t *testing.T, f *model.Forward, obs any) []float32 {
 	return append([]float32(nil), out...)
 }
 
+// graphOutput builds p's training graph for one observation, runs it once on obs
+// (float32 values or uint8 pixels) and returns a copy of the policy's output: the
+// reference a player's own acting pass must match.
+func graphOutput(t *testing.T, p *model.Policy, obs any) []float32 {
+	t.Helper()
+	g := G.NewGraph()
+	x, in := p.ObsInput(g, tensor.Float32, "obs", 1)
+	switch o := obs.(type) {
+	case []float32:
+		copy(in.Data().([]float32), o)
+	case []uint8:
+		copy(in.Data().([]uint8), o)
+	}
+	pn, err := p.Build(g, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out G.Value
+	G.Read(pn.Out, &out)
+	m := G.NewTapeMachine(g)
+	defer m.Close()
+	if err := m.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	return append([]float32(nil), out.Data().([]float32)...)
+}
+
+// requireClose fails the test unless got and want (each described by its name) agree
+// element by element within tol.
+func requireClose(t *testing.T, gotName string, got []float32, wantName string, want []float32, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s %v, %s %v: lengths differ", gotName, got, wantName, want)
+	}
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > tol {
+			t.Fatalf("%s %v, %s %v", gotName, got, wantName, want)
+		}
+	}
+}
+
 // latestCheckpoint reads the latest checkpoint of the run in dir.
 func latestCheckpoint(t *testing.T, dir string) *agent.Checkpoint {
 	t.Helper()
@@ -128,26 +169,7 @@ func TestPlayMatchesGraphAndRecords(t *testing.T) {
 	if actOut := runOn(t, acting, normed); !slices.Equal(got, actOut) {
 		t.Fatalf("player logits %v, acting pass %v", got, actOut)
 	}
-	g := G.NewGraph()
-	in, inT := model.Input(g, tensor.Float32, "obs", 1, 4)
-	copy(inT.Data().([]float32), normed)
-	pn, err := a.policy.Build(g, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out G.Value
-	G.Read(pn.Out, &out)
-	m := G.NewTapeMachine(g)
-	defer m.Close()
-	if err := m.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	want := out.Data().([]float32)
-	for i := range want {
-		if math.Abs(float64(got[i]-want[i])) > 1e-5 {
-			t.Fatalf("logits %v, graph gives %v", got, want)
-		}
-	}
+	requireClose(t, "logits", got, "graph gives", graphOutput(t, a.policy, normed), 1e-5)
 
 	rec := render.NewRecorder(a.FrameDelay(), 0)
 	var seen []Episode
@@ -240,15 +262,7 @@ func TestRandomAgentAtari(t *testing.T) {
 	if err := a.CanRecord(); err != nil {
 		t.Fatal(err)
 	}
-	rec := render.NewRecorder(a.FrameDelay(), 0)
-	eps, err := a.Play(Options{Episodes: 1, Seed: 3, Record: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(eps) != 1 || eps[0].Length != 60 {
-		t.Fatalf("episodes %+v, want one cut at 60 steps", eps)
-	}
-	g := decodeGIF(t, rec)
+	g := decodeGIF(t, recordEpisode(t, a, 3, 60))
 	if len(g.Image) != 61 || g.Image[0].Bounds().Dx() != 320 || g.Image[0].Bounds().Dy() != 210 {
 		t.Fatalf("%d frames of %v", len(g.Image), g.Image[0].Bounds())
 	}

@@ -120,6 +120,21 @@ func TestRecordingUsesCapabilities(t *testing.T) {
 	}
 }
 
+// recordEpisode plays one episode of a with seed, recording it, and fails the test
+// unless the episode is cut at steps (the env's max_episode_steps).
+func recordEpisode(t *testing.T, a *Agent, seed int64, steps int) *render.Recorder {
+	t.Helper()
+	rec := render.NewRecorder(a.FrameDelay(), 0)
+	eps, err := a.Play(Options{Episodes: 1, Seed: seed, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eps) != 1 || eps[0].Length != steps {
+		t.Fatalf("episodes %+v, want one cut at %d steps", eps, steps)
+	}
+	return rec
+}
+
 // decodeGIF encodes a recording and decodes it again, as a GIF viewer reads it.
 func decodeGIF(t *testing.T, rec *render.Recorder) *gif.GIF {
 	t.Helper()

@@ -16,8 +16,10 @@ package rundir
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,25 +227,37 @@ func gitCommit() string {
 }
 
 // WriteMeta writes meta.json atomically.
-func (d *Dir) WriteMeta(m *Meta) error {
-	return WriteAtomic(d.File(MetaFile), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
-	})
-}
+func (d *Dir) WriteMeta(m *Meta) error { return writeJSON(d.File(MetaFile), m) }
 
 // ReadMeta reads meta.json.
 func (d *Dir) ReadMeta() (*Meta, error) {
-	b, err := os.ReadFile(d.File(MetaFile))
-	if err != nil {
-		return nil, fmt.Errorf("rundir: %w", err)
-	}
 	m := &Meta{}
-	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("rundir: %s: %w", d.File(MetaFile), err)
+	if err := readJSON(d.File(MetaFile), m); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// writeJSON writes v to path as indented JSON, atomically.
+func writeJSON(path string, v any) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	})
+}
+
+// readJSON decodes the JSON file at path into v. The error of a missing file wraps
+// fs.ErrNotExist.
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("rundir: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("rundir: %s: %w", path, err)
+	}
+	return nil
 }
 
 // Restart removes what an earlier start of the run wrote (logs, curves, TensorBoard
@@ -264,26 +278,17 @@ func (d *Dir) Restart() error {
 }
 
 // WriteJob writes job.json atomically.
-func (d *Dir) WriteJob(j *Job) error {
-	return WriteAtomic(d.File(JobFile), func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(j)
-	})
-}
+func (d *Dir) WriteJob(j *Job) error { return writeJSON(d.File(JobFile), j) }
 
 // ReadJob reads job.json; it returns nil and no error when the run has none.
 func (d *Dir) ReadJob() (*Job, error) {
-	b, err := os.ReadFile(d.File(JobFile))
-	if os.IsNotExist(err) {
+	j := &Job{}
+	err := readJSON(d.File(JobFile), j)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rundir: %w", err)
-	}
-	j := &Job{}
-	if err := json.Unmarshal(b, j); err != nil {
-		return nil, fmt.Errorf("rundir: %s: %w", d.File(JobFile), err)
+		return nil, err
 	}
 	return j, nil
 }

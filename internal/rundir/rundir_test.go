@@ -200,3 +200,29 @@ func TestDropTornLine(t *testing.T) {
 		t.Error("short middle row read without error")
 	}
 }
+
+// job.json round-trips, a run without one reads as nil, and a damaged one is an error
+// that names the file.
+func TestJobRoundTripAndMissing(t *testing.T) {
+	d := &Dir{Path: t.TempDir()}
+	if j, err := d.ReadJob(); j != nil || err != nil {
+		t.Fatalf("ReadJob without job.json = %v, %v; want nil, nil", j, err)
+	}
+	want := &Job{Scheduler: SchedulerSlurm, ID: "123_4", Submitted: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Log: "slurm.out"}
+	if err := d.WriteJob(want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.ReadJob()
+	if err != nil || *got != *want {
+		t.Fatalf("ReadJob = %+v, %v; want %+v", got, err, want)
+	}
+	if err := os.WriteFile(d.File(JobFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ReadJob(); err == nil || !strings.Contains(err.Error(), d.File(JobFile)) {
+		t.Errorf("ReadJob of a damaged job.json: error %v, want one naming the file", err)
+	}
+	if _, err := d.ReadMeta(); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadMeta without meta.json: error %v, want a not-exist error", err)
+	}
+}

@@ -59,10 +59,7 @@ func (o *Options) Set(key, value string) error {
 	case "qos":
 		o.QOS = value
 	case "time":
-		if value != "" && !validTime(value) {
-			return fmt.Errorf("time = %q: use Slurm's formats: minutes (\"30\"), \"MM:SS\", \"HH:MM:SS\", \"D-HH\", \"D-HH:MM\" or \"D-HH:MM:SS\"", value)
-		}
-		o.Time = value
+		return setValid(&o.Time, key, value, validTime, `use Slurm's formats: minutes ("30"), "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM" or "D-HH:MM:SS"`)
 	case "cpus_per_task":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > 4096 {
@@ -70,10 +67,7 @@ func (o *Options) Set(key, value string) error {
 		}
 		o.CPUsPerTask = n
 	case "mem":
-		if value != "" && !validMem(value) {
-			return fmt.Errorf("mem = %q: want a size such as 4000 (MB), 4G or 500M", value)
-		}
-		o.Mem = value
+		return setValid(&o.Mem, key, value, validMem, "want a size such as 4000 (MB), 4G or 500M")
 	case "extra":
 		o.Extra = nil
 		for _, l := range strings.Split(value, ";") {
@@ -89,6 +83,17 @@ func (o *Options) Set(key, value string) error {
 	default:
 		return fmt.Errorf("unknown Slurm option %q: the options are partition, account, qos, time, cpus_per_task, mem, extra, setup and binary", key)
 	}
+	return nil
+}
+
+// setValid sets *dst to value when it is empty (Slurm's default) or valid accepts it,
+// and otherwise leaves *dst and returns an error that names key and says what to
+// write (want).
+func setValid(dst *string, key, value string, valid func(string) bool, want string) error {
+	if value != "" && !valid(value) {
+		return fmt.Errorf("%s = %q: %s", key, value, want)
+	}
+	*dst = value
 	return nil
 }
 

@@ -121,6 +121,10 @@ func (s *Spec) Folder() string {
 	return filepath.Join(s.Dir, s.Name)
 }
 
+// ResultPath is the sweep's results table, ResultFile in its folder: one row a
+// finished trial, read by ReadResults.
+func (s *Spec) ResultPath() string { return filepath.Join(s.Folder(), ResultFile) }
+
 // OriginFile, in a sweep folder, records where the sweep file and its base config
 // were and which executor runs the trials, for `train sweep -resume DIR`.
 const OriginFile = "sweep.json"

@@ -285,7 +285,7 @@ func (sw *sweeper) prepare() error {
 	if err := sw.writeOrigin(); err != nil {
 		return err
 	}
-	csvPath := filepath.Join(sw.folder, ResultFile)
+	csvPath := sw.spec.ResultPath()
 	recs, err := ReadResults(csvPath, sw.spec)
 	if err != nil {
 		return err

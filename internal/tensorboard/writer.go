@@ -29,6 +29,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -363,6 +364,9 @@ func encodeHParamsValue(hp map[string]any, startTime float64) []byte {
 	return appendBytes(v, valueMetadata, encodeMetadata("hparams", content, 0))
 }
 
+// float64Type is the type every numeric hyperparameter is converted to.
+var float64Type = reflect.TypeFor[float64]()
+
 // encodePBValue serializes x as a google.protobuf.Value (number, string or bool).
 func encodePBValue(x any) []byte {
 	num := func(f float64) []byte {
@@ -380,28 +384,9 @@ func encodePBValue(x any) []byte {
 		return appendBytes(nil, pbStringValue, []byte(v))
 	case float64:
 		return num(v)
-	case float32:
-		return num(float64(v))
-	case int:
-		return num(float64(v))
-	case int8:
-		return num(float64(v))
-	case int16:
-		return num(float64(v))
-	case int32:
-		return num(float64(v))
-	case int64:
-		return num(float64(v))
-	case uint:
-		return num(float64(v))
-	case uint8:
-		return num(float64(v))
-	case uint16:
-		return num(float64(v))
-	case uint32:
-		return num(float64(v))
-	case uint64:
-		return num(float64(v))
+	case float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		// One of Go's numeric types, so the conversion is float64(v).
+		return num(reflect.ValueOf(v).Convert(float64Type).Float())
 	}
 	return appendBytes(nil, pbStringValue, []byte(fmt.Sprint(x)))
 }

@@ -1,6 +1,7 @@
 package tensorboard
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -105,22 +106,18 @@ func fields(b []byte, f func(num, wire int, v uint64, p []byte) error) error {
 			if err := f(num, wire, v, nil); err != nil {
 				return err
 			}
-		case 1:
-			if len(b) < 8 {
-				return errors.New("short fixed64")
+		case 1, 5: // fixed64, fixed32
+			size := 8
+			if wire == 5 {
+				size = 4
 			}
-			if err := f(num, wire, 0, b[:8]); err != nil {
+			if len(b) < size {
+				return fmt.Errorf("short fixed%d", 8*size)
+			}
+			if err := f(num, wire, 0, b[:size]); err != nil {
 				return err
 			}
-			b = b[8:]
-		case 5:
-			if len(b) < 4 {
-				return errors.New("short fixed32")
-			}
-			if err := f(num, wire, 0, b[:4]); err != nil {
-				return err
-			}
-			b = b[4:]
+			b = b[size:]
 		case 2:
 			l, n, err := uvarint(b)
 			if err != nil {
@@ -463,5 +460,26 @@ func TestNilWriterTextAndHParams(t *testing.T) {
 	var w *Writer
 	if w.AddText(0, "a", "b") != nil || w.AddHParams(map[string]any{"a": 1}) != nil {
 		t.Fatal("nil writer returned an error")
+	}
+}
+
+// Every Go numeric type encodes as the protobuf number of its float64 value, and a
+// type of another kind (here a named integer type) as its fmt.Sprint string.
+func TestEncodePBValueNumbers(t *testing.T) {
+	for _, c := range []struct {
+		x    any
+		want float64
+	}{
+		{float32(0.5), 0.5}, {int(-3), -3}, {int8(-128), -128}, {int16(300), 300},
+		{int32(-70000), -70000}, {int64(1) << 40, 1 << 40}, {uint(7), 7}, {uint8(255), 255},
+		{uint16(65535), 65535}, {uint32(1) << 31, 1 << 31}, {uint64(math.MaxUint64), 1 << 64},
+	} {
+		if got, want := encodePBValue(c.x), encodePBValue(c.want); !bytes.Equal(got, want) {
+			t.Errorf("encodePBValue(%T %v) = %x, want %x (the number %g)", c.x, c.x, got, want, c.want)
+		}
+	}
+	type level int
+	if got, want := encodePBValue(level(2)), encodePBValue("2"); !bytes.Equal(got, want) {
+		t.Errorf("encodePBValue(level(2)) = %x, want the string \"2\" %x", got, want)
 	}
 }

@@ -16,13 +16,7 @@ import (
 func TestResumeDropsTornLastLine(t *testing.T) {
 	dir := t.TempDir()
 	full := runOnce(t, context.Background(), Options{Config: testConfig(t, dir)})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
-		if steps >= 1280 {
-			cancel()
-		}
-	}})
+	cut := runInterrupted(t, dir, 1280)
 	d := &rundir.Dir{Path: cut.Dir}
 	for _, torn := range []struct{ name, tail string }{
 		{rundir.MetricsFile, "1536,12.5,0.1"}, // no newline

@@ -48,6 +48,19 @@ func runOnce(t *testing.T, ctx context.Context, opts Options) *Result {
 	return res
 }
 
+// runInterrupted runs the test config in dir and interrupts it (as Ctrl-C does) after
+// the first update that reaches at env steps.
+func runInterrupted(t *testing.T, dir string, at int64) *Result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	return runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
+		if steps >= at {
+			cancel()
+		}
+	}})
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -135,13 +148,7 @@ func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
 	dir := t.TempDir()
 	full := runOnce(t, context.Background(), Options{Config: testConfig(t, dir)})
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
-		if steps >= 1280 { // between checkpoints and log rows
-			cancel()
-		}
-	}})
+	cut := runInterrupted(t, dir, 1280) // between checkpoints and log rows
 	if cut.Status != rundir.StatusInterrupted {
 		t.Fatalf("status %s, want interrupted", cut.Status)
 	}
@@ -171,13 +178,7 @@ func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
 // is 2 in every update, so any other value means a wrong count).
 func TestResumeAfterNewStatistic(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut := runOnce(t, ctx, Options{Config: testConfig(t, dir), afterIterate: func(steps int64) {
-		if steps >= 1280 { // one update into the interval of the row at 1536
-			cancel()
-		}
-	}})
+	cut := runInterrupted(t, dir, 1280) // one update into the interval of the row at 1536
 	d := &rundir.Dir{Path: cut.Dir}
 	header, rows, err := rundir.ReadCSV(d.File(rundir.MetricsFile))
 	if err != nil || header[len(header)-1] != "epochs" {
