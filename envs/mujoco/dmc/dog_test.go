@@ -138,8 +138,8 @@ func dogSubtreeWeight(p *Physics, body int) float64 {
 }
 
 // TestDogReward: every task's reward at set states (the root raised, lowered and
-// tilted about x, moving in the plane and turning; fetch's ball at the mouth, at and
-// near the target, far away) against the suite's factors written out, from the
+// tilted about x, standing on some feet, moving in the plane and turning; fetch's ball
+// at and near the target, far away) against the suite's factors written out, from the
 // standing heights of the default pose and the weight of the bodies' masses.
 func TestDogReward(t *testing.T) {
 	states := []struct {
@@ -147,6 +147,8 @@ func TestDogReward(t *testing.T) {
 		ball                 [3]float64
 	}{
 		{0, 0, 0, 0, 0, [3]float64{5, -3, 0.03}},
+		{0, 0.1, 0.5, 0, 0.2, [3]float64{0.05, 0.1, 0.03}}, // on two feet: touch below the weight
+		{-0.005, 0.2, -0.8, 0.4, 0, [3]float64{1, 1, 0.03}},
 		{-0.05, 0.2, 1.5, 0.3, 0.5, [3]float64{0, 0, 0.03}},
 		{-0.2, 0.7, 4, -1, -1, [3]float64{0.15, 0.05, 0.03}},
 		{0.1, 1.4, 10, 2, 0, [3]float64{-2, 1, 0.5}},
@@ -161,6 +163,7 @@ func TestDogReward(t *testing.T) {
 		setState(t, p, nil, nil, nil)
 		hT, hP := 0.9*p.Xpos[3*torso+2], 0.9*p.Xpos[3*pelvis+2]
 		weight := dogSubtreeWeight(p, torso)
+		partial := 0 // states whose touch lies between 0 and the weight, where the weight matters
 		for k, s := range states {
 			q := append([]float64(nil), p.M.Qpos0...)
 			q[2] += s.dz
@@ -183,6 +186,9 @@ func TestDogReward(t *testing.T) {
 				touch += x
 			}
 			want *= linearTol(touch, weight, math.Inf(1), weight, 0.9)
+			if touch > 0 && touch < weight {
+				partial++
+			}
 			// The root translates and turns about its z axis with the hinges still: the
 			// torso subtree's centre of mass moves at v + w x (com - root).
 			com := p.SubtreeCom[3*torso : 3*torso+3]
@@ -209,6 +215,9 @@ func TestDogReward(t *testing.T) {
 				want *= reach * (reciprocalTol(toTarget, 0, 0.1, 10) + 1) / 2
 			}
 			checkNear(t, fmt.Sprintf("%s state %d reward", c.id, k), got, want)
+		}
+		if partial == 0 {
+			t.Errorf("%s: no state with a touch between 0 and the weight %g", c.id, weight)
 		}
 	}
 }
