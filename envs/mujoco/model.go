@@ -182,6 +182,12 @@ func (m *Model) Copy() (*Model, error) {
 	return &c, nil
 }
 
+// Gravity returns opt.gravity, the gravitational acceleration (m/s^2, world frame),
+// which tasks read to weigh a body or to throw an object to a height (the dog's ball).
+func (m *Model) Gravity() [3]float64 {
+	return *(*[3]float64)(unsafe.Add(m.p, offM_opt_gravity))
+}
+
 // DisableFlags returns opt.disableflags (a mask of mjDSBL_* bits).
 func (m *Model) DisableFlags() int { return m.int(offM_opt_disableflags) }
 

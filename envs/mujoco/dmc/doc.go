@@ -1,6 +1,6 @@
 // Package dmc is the DeepMind Control Suite (dm_control 1.0.7, the release built for
-// MuJoCo 2.2.2) on the mujoco package's binding of Debian's libmujoco: 18 domains and
-// 45 tasks under EnvPool's ids (CheetahRun-v1, WalkerWalk-v1, ...), registered with
+// MuJoCo 2.2.2) on the mujoco package's binding of Debian's libmujoco: 19 domains and
+// 51 tasks under EnvPool's ids (CheetahRun-v1, WalkerWalk-v1, ...), registered with
 // package envs as the "dmc" family.
 //
 // Each domain is one file: its tasks' initial states, model edits, observations (the

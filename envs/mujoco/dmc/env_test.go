@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
 )
@@ -167,5 +168,56 @@ func TestCheetah(t *testing.T) {
 		r := e.Step(randomAction(rng, spec))
 		speed := sensorValues(t, p, "torso_subtreelinvel")[0]
 		checkNear(t, fmt.Sprintf("reward at speed %g", speed), float64(r.Reward), linearTol(speed, 10, math.Inf(1), 10, 0))
+	}
+}
+
+// TestPoolEpisodes runs the tasks added last (the CMU humanoid's walk and the dog's
+// five) through whole episodes of random actions in a sync pool (2 envs) and an async
+// pool (3 envs, batches of 2): every row is finite, without a fault, with a reward in
+// [0, 1], no episode terminates, and each is truncated exactly at its 1000th step,
+// until every env has ended one.
+func TestPoolEpisodes(t *testing.T) {
+	requireMuJoCo(t)
+	for _, id := range []string{"HumanoidCMUWalk-v1", "DogStand-v1", "DogWalk-v1", "DogTrot-v1", "DogRun-v1", "DogFetch-v1"} {
+		for _, mode := range []struct{ envs, batch int }{{2, 2}, {3, 2}} {
+			t.Run(fmt.Sprintf("%s/%d-of-%d", id, mode.batch, mode.envs), func(t *testing.T) {
+				pool, err := envs.Make(id, envs.Options{Options: envpool.Options{NumEnvs: mode.envs, BatchSize: mode.batch, NumThreads: 2, Seed: 5}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer pool.Close()
+				spec := *pool.Spec()
+				rng := rand.New(rand.NewPCG(3, 4))
+				b, err := pool.Reset()
+				ends := map[int32]int{}
+				for err == nil && len(ends) < mode.envs {
+					for i := range b.Size {
+						row, info := b.RowF32(i), b.InfoRow(i)
+						for _, x := range row {
+							if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+								t.Fatalf("env %d: non-finite observation", b.EnvID[i])
+							}
+						}
+						if info[2] != 0 || b.Terminated[i] || !(b.Reward[i] >= 0 && b.Reward[i] <= 1) {
+							t.Fatalf("env %d step %d: info %v, terminated %v, reward %v", b.EnvID[i], b.ElapsedStep[i], info, b.Terminated[i], b.Reward[i])
+						}
+						if b.Truncated[i] != (b.ElapsedStep[i] == TimeLimit) {
+							t.Fatalf("env %d: truncated %v at step %d", b.EnvID[i], b.Truncated[i], b.ElapsedStep[i])
+						}
+						if b.Truncated[i] {
+							ends[b.EnvID[i]]++
+						}
+					}
+					act := make([]float32, b.Size*spec.ActionSpace.Size())
+					for i := range b.Size {
+						copy(act[i*spec.ActionSpace.Size():], randomAction(rng, spec))
+					}
+					b, err = pool.Step(act, slices.Clone(b.EnvID))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
 	}
 }

@@ -9,8 +9,10 @@ package dmc
 // margin 0.35, gaussian, 0.1 at the margin), upright = tolerance(the thorax's xmat zy
 // (its y axis points up), [0.9, inf], margin 1.9, linear, 0) and the centre-of-mass
 // velocity from sensor thorax_subtreelinvel. HumanoidCMUStand-v1: small_control *
-// standing * upright * dont_move; HumanoidCMURun-v1 (speed 10): small_control *
-// standing * upright * (5*move + 1) / 6.
+// standing * upright * dont_move; HumanoidCMUWalk-v1 (speed 1) and HumanoidCMURun-v1
+// (speed 10): small_control * standing * upright * (5*move + 1) / 6. The suite's file
+// defines the walk speed (_WALK_SPEED = 1) but registers only stand and run; EnvPool
+// registers walk too, and the walk task is the file's HumanoidCMU task at that speed.
 //
 // Reset: the limited joints uniform in their ranges and the root's orientation a
 // random unit quaternion, drawn again until a forward pass finds no contact. No
@@ -27,6 +29,7 @@ func init() {
 	}
 	register(
 		suiteTask("humanoid_CMU", "stand", 10, newHumanoid(body, 0, false)),
+		suiteTask("humanoid_CMU", "walk", 10, newHumanoid(body, humanoidWalkSpeed, false)),
 		suiteTask("humanoid_CMU", "run", 10, newHumanoid(body, humanoidRunSpeed, false)),
 	)
 }

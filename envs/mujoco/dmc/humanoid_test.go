@@ -12,23 +12,23 @@ import (
 // of the torso's xmat row z that measures uprightness, its velocity sensor and its
 // extremities, and its sizes.
 type humanoidCase struct {
-	stand, run  string // task ids
-	frameSkip   int
-	timestep    float64
-	seconds     float64 // the suite's time limit
-	torso       string
-	uprightCol  int
-	sensor      string
-	extremities []string
-	nq, nv, nu  int
-	rootZ       float64
+	stand, walk, run string // task ids
+	frameSkip        int
+	timestep         float64
+	seconds          float64 // the suite's time limit
+	torso            string
+	uprightCol       int
+	sensor           string
+	extremities      []string
+	nq, nv, nu       int
+	rootZ            float64
 }
 
 // The two humanoid domains as their tests see them.
 var (
-	humanoidCase21 = humanoidCase{"HumanoidStand-v1", "HumanoidRun-v1", 5, 0.005, 25, "torso", 2, "torso_subtreelinvel",
+	humanoidCase21 = humanoidCase{"HumanoidStand-v1", "HumanoidWalk-v1", "HumanoidRun-v1", 5, 0.005, 25, "torso", 2, "torso_subtreelinvel",
 		[]string{"left_hand", "left_foot", "right_hand", "right_foot"}, 28, 27, 21, 1.5}
-	humanoidCaseCMU = humanoidCase{"HumanoidCMUStand-v1", "HumanoidCMURun-v1", 10, 0.002, 20, "thorax", 1, "thorax_subtreelinvel",
+	humanoidCaseCMU = humanoidCase{"HumanoidCMUStand-v1", "HumanoidCMUWalk-v1", "HumanoidCMURun-v1", 10, 0.002, 20, "thorax", 1, "thorax_subtreelinvel",
 		[]string{"lhand", "lfoot", "rhand", "rfoot"}, 63, 62, 56, 1}
 )
 
@@ -36,11 +36,7 @@ var (
 // suite's order, the pure-state task's included.
 func TestHumanoidSpec(t *testing.T) {
 	for _, c := range []humanoidCase{humanoidCase21, humanoidCaseCMU} {
-		ids := []string{c.stand, c.run}
-		if c.stand == "HumanoidStand-v1" {
-			ids = append(ids, "HumanoidWalk-v1")
-		}
-		for _, id := range ids {
+		for _, id := range []string{c.stand, c.walk, c.run} {
 			e, spec := makeEnv(t, id, nil, 0)
 			checkTiming(t, e, spec, c.frameSkip, c.timestep, c.seconds)
 			if spec.ActionSpace.Size() != c.nu {
@@ -138,13 +134,15 @@ func TestHumanoidReset(t *testing.T) {
 func TestHumanoidReward(t *testing.T) {
 	for _, c := range []humanoidCase{humanoidCase21, humanoidCaseCMU} {
 		stand, _ := makeEnv(t, c.stand, nil, 0)
+		walk, _ := makeEnv(t, c.walk, nil, 0)
 		run, _ := makeEnv(t, c.run, nil, 0)
+		speed := map[*Env]float64{walk: 1, run: 10}
 		for _, s := range []struct {
 			dz, tilt, vx, vy, u float64
 		}{
 			{0, 0, 0, 0, 0}, {-0.2, 0.3, 0.5, -0.4, 0.3}, {-0.5, 1.2, 4, 3, -0.6}, {0.1, 2.5, 12, 1, 1.5}, {-0.3, math.Pi, -7, 2, 0.9},
 		} {
-			for _, e := range []*Env{stand, run} {
+			for _, e := range []*Env{stand, walk, run} {
 				p := e.Physics()
 				q := append([]float64(nil), p.M.Qpos0...)
 				q[2] += s.dz
@@ -171,7 +169,7 @@ func TestHumanoidReward(t *testing.T) {
 				if e == stand {
 					want = small * standing * upright * (gaussianTol(s.vx, 0, 0, 2) + gaussianTol(s.vy, 0, 0, 2)) / 2
 				} else {
-					move := linearTol(math.Hypot(s.vx, s.vy), 10, math.Inf(1), 10, 0)
+					move := linearTol(math.Hypot(s.vx, s.vy), speed[e], math.Inf(1), speed[e], 0)
 					want = small * standing * upright * (5*move + 1) / 6
 				}
 				checkNear(t, e.t.spec.TaskID+" reward", got, want)
