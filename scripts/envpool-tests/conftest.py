@@ -15,6 +15,9 @@ three things and nothing else:
    placeholder module only when they do not import, so that a test file whose module
    imports one still loads; any use of a placeholder raises MissingDependency. The
    tests that use them are deselected by the list in deselect.tsv, with the reason.
+   dm_env's placeholder holds the dm_env types rlpool returns in dm_env's absence
+   (StepType, TimeStep, specs; not Environment), as an rlpool user without dm_env
+   sees them.
    rlpool itself is imported before the placeholders exist, so it sees the libraries
    as absent and uses its own stand-ins, as it does for any user without them.
 3. Tests are deselected by deselect.tsv (ENVPOOL_TESTS_DESELECT), and every outcome
@@ -77,7 +80,23 @@ class _AbsentModule(types.ModuleType):
         return _Missing(self.__name__ + "." + attr)
 
 
+def _dm_env_types():
+    """dm_env, when it does not import: the dm_env types rlpool itself uses in its
+    place (rlpool.dm: StepType, TimeStep, specs), which are what an rlpool user without
+    dm_env gets. Environment stays a placeholder, so that isinstance checks against it
+    fail instead of passing against a stand-in."""
+    import rlpool.dm as stand_in
+    mod = _AbsentModule("dm_env")
+    mod.StepType, mod.TimeStep, mod.specs = stand_in.StepType, stand_in.TimeStep, stand_in.specs
+    mod.Environment = _Missing("dm_env.Environment")
+    return mod
+
+
 def _placeholder_libraries():
+    try:
+        importlib.import_module("dm_env")
+    except ImportError:
+        sys.modules["dm_env"] = _dm_env_types()
     for name in ("gymnasium", "gym", "dm_env", "jax", "mujoco", "dm_control", "cv2", "packaging"):
         try:
             importlib.import_module(name)
@@ -165,7 +184,13 @@ def _load_deselect():
             if not line.strip() or line.startswith("#"):
                 continue
             node, needs, reason = line.split("\t")
-            if needs.startswith("rom="):
+            if needs.startswith("py="):
+                try:
+                    if not isinstance(importlib.import_module(needs[3:]), _AbsentModule):
+                        continue
+                except ImportError:
+                    pass
+            elif needs.startswith("rom="):
                 missing = [g for g in needs[4:].split(",") if not _rom_present(g)]
                 if not missing:
                     continue
