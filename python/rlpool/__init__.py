@@ -40,12 +40,15 @@ from .spec import ArraySpec, EnvSpec
 
 __all__ = [
     "make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs",
-    "RLPool", "GymnasiumEnvPool", "GymEnvPool", "DMEnvPool", "EnvSpec", "ArraySpec",
+    "RLPool", "EnvPool", "GymnasiumEnvPool", "GymEnvPool", "DMEnvPool", "EnvSpec", "ArraySpec",
     "MakeError", "OptionError", "version", "__version__",
 ]
 
 #: The Python package's own version (not EnvPool's).
 __version__ = "0.1.0"
+
+#: EnvPool's name for the class every pool is an instance of (envpool.EnvPool).
+EnvPool = RLPool
 
 _POOLS = {"gymnasium": GymnasiumEnvPool, "gym": GymEnvPool, "dm": DMEnvPool}
 _RENDER_KEYS = ("render_mode", "render_env_id", "render_width", "render_height", "render_camera_id")
@@ -135,7 +138,7 @@ def build(task_id, env_type, kwargs, pools=None, legacy=False):
     return pool
 
 
-def make(task_id, env_type="gymnasium", **kwargs):
+def make(task_id: str, env_type: str = "gymnasium", **kwargs) -> RLPool:
     """Make a pool of task_id (EnvPool's envpool.make) with EnvPool 1.x's interface for
     env_type: "gymnasium" (the default), "gym" or "dm".
 
@@ -152,21 +155,25 @@ def make(task_id, env_type="gymnasium", **kwargs):
     return build(task_id, env_type, kwargs)
 
 
-def with_env_type(make_fn, env_type):
-    """Return make_fn with env_type fixed: make_gym, make_dm and the like."""
+def with_env_type(make_fn, env_type, pool_cls=None):
+    """Return make_fn with env_type fixed: make_gym, make_dm and the like. pool_cls,
+    the class of the pools it makes, becomes its return annotation, so that type
+    checkers and typing.get_type_hints see it."""
     def make_typed(task_id, **kwargs):
         return make_fn(task_id, env_type=env_type, **kwargs)
     make_typed.__name__ = make_typed.__qualname__ = "make_" + env_type
     make_typed.__doc__ = "make(task_id, env_type=%r, ...)." % env_type
+    if pool_cls is not None:
+        make_typed.__annotations__ = {"task_id": str, "return": pool_cls}
     return make_typed
 
 
-make_gymnasium = with_env_type(make, "gymnasium")
-make_gym = with_env_type(make, "gym")
-make_dm = with_env_type(make, "dm")
+make_gymnasium = with_env_type(make, "gymnasium", GymnasiumEnvPool)
+make_gym = with_env_type(make, "gym", GymEnvPool)
+make_dm = with_env_type(make, "dm", DMEnvPool)
 
 
-def make_spec(task_id, **kwargs):
+def make_spec(task_id: str, **kwargs) -> EnvSpec:
     """Return the EnvSpec a pool made with these keywords would have, without making
     the pool or its envs (EnvPool's envpool.make_spec). Bad options raise as make does."""
     if not isinstance(task_id, str):

@@ -3,6 +3,7 @@ gymnasium, gym and dm pools, the dtypes each family returns, rlpool.legacy's Env
 results, and the errors EnvPool raises for the same mistakes."""
 
 import os
+import typing
 
 import numpy as np
 import pytest
@@ -19,6 +20,22 @@ def test_module_surface():
     for name in ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec", "list_all_envs"):
         assert callable(getattr(rlpool, name)) and callable(getattr(rlpool.legacy, name))
     assert "CartPole-v1" in rlpool.list_all_envs() == rlpool.legacy.list_all_envs()
+
+
+def test_make_functions_declare_what_they_return():
+    # Type checkers (and typing.get_type_hints) learn each make function's pool class
+    # from its annotations; EnvPool is the name of the class every pool derives from.
+    hints = {name: typing.get_type_hints(getattr(rlpool, name))["return"]
+             for name in ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec")}
+    assert hints == {"make": rlpool.EnvPool, "make_gym": rlpool.GymEnvPool,
+                     "make_gymnasium": rlpool.GymnasiumEnvPool, "make_dm": rlpool.DMEnvPool,
+                     "make_spec": rlpool.EnvSpec}
+    assert {"EnvPool", "EnvSpec", "DMEnvPool", "GymnasiumEnvPool"} <= set(rlpool.__all__)
+    for name, cls in hints.items():
+        if name == "make_spec":
+            continue
+        with getattr(rlpool, name)("CartPole-v1", num_envs=2) as pool:
+            assert isinstance(pool, cls) and isinstance(pool, rlpool.EnvPool)
 
 
 def test_make_spec_config_and_bounds():
