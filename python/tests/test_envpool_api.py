@@ -27,10 +27,12 @@ def test_make_functions_declare_what_they_return():
     # from its annotations; EnvPool is the name of the class every pool derives from.
     hints = {name: typing.get_type_hints(getattr(rlpool, name))["return"]
              for name in ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec")}
-    assert hints == {"make": rlpool.EnvPool, "make_gym": rlpool.GymEnvPool,
+    assert hints == {"make": rlpool.EnvPool, "make_gym": rlpool.GymnasiumEnvPool,
                      "make_gymnasium": rlpool.GymnasiumEnvPool, "make_dm": rlpool.DMEnvPool,
                      "make_spec": rlpool.EnvSpec}
     assert {"EnvPool", "EnvSpec", "DMEnvPool", "GymnasiumEnvPool"} <= set(rlpool.__all__)
+    # A gym pool is a gymnasium pool, as make_gym's pools are in EnvPool 1.2.
+    assert issubclass(rlpool.GymEnvPool, rlpool.GymnasiumEnvPool)
     for name, cls in hints.items():
         if name == "make_spec":
             continue
@@ -265,3 +267,52 @@ def test_legacy_atari_episode_statistics():
             lengths *= 1 - info["terminated"]
         assert list(lengths) == [20, 20] and obs.dtype == np.uint8
 
+
+
+def test_frame_stack_of_state_observations():
+    k = 3
+    spec = rlpool.make_spec("HalfCheetah-v5", frame_stack=k)
+    assert spec.observation_space.shape == (k, 17) and spec.config.frame_stack == k
+    assert rlpool.make_spec("HalfCheetah-v5", frame_stack=1).observation_space.shape == (17,)
+    opts = dict(num_envs=2, seed=3, max_episode_steps=4)
+    actions = np.zeros((2, 6))
+    with rlpool.make_gym("HalfCheetah-v5", frame_stack=k, **opts) as stacked, \
+            rlpool.make_gym("HalfCheetah-v5", **opts) as plain:
+        obs, _ = stacked.reset()
+        want, _ = plain.reset()
+        # A reset fills the history with the first observation.
+        assert obs.shape == (2, k, 17) and obs.dtype == np.float64
+        for j in range(k):
+            np.testing.assert_array_equal(obs[:, j], want)
+        frames = [want] * k
+        restarts = 0
+        for _ in range(6):  # past the 4-step limit: the ended episode's envs start afresh
+            obs, _, term, trunc, info = stacked.step(actions)
+            want, _, _, _, pinfo = plain.step(actions)
+            np.testing.assert_array_equal(info["elapsed_step"], pinfo["elapsed_step"])
+            frames = frames[1:] + [want]
+            expect = np.stack(frames, axis=1)
+            fresh = info["elapsed_step"] == 0
+            restarts += fresh.sum()
+            expect[fresh] = want[fresh][:, None]
+            frames = [expect[:, j] for j in range(k)]
+            np.testing.assert_array_equal(obs, expect)
+        assert restarts == 2  # both envs started a second episode
+
+
+def test_frame_stack_of_control_suite_fields():
+    with rlpool.make_dm("WalkerWalk-v1", num_envs=1, seed=0, frame_stack=2) as env:
+        assert env.observation_spec().orientations.shape == (2, 14)
+        ts = env.reset()
+        assert ts.observation.orientations.shape == (1, 2, 14)
+        np.testing.assert_array_equal(ts.observation.velocity[:, 0], ts.observation.velocity[:, 1])
+        ts1 = env.step(np.zeros((1, 6)))
+        np.testing.assert_array_equal(ts1.observation.velocity[:, 0], ts.observation.velocity[:, 1])
+
+
+def test_frame_stack_is_refused_where_no_state_is_stacked():
+    # Classic control takes no frame_stack (nor does EnvPool's); Atari stacks with stack_num.
+    with pytest.raises(rlpool.OptionError, match="frame_stack"):
+        rlpool.make_gym("CartPole-v1", frame_stack=4)
+    with pytest.raises(ValueError, match="frame_stack"):
+        rlpool.make_spec("HalfCheetah-v5", frame_stack=0)
