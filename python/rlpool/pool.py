@@ -258,7 +258,9 @@ class RLPool:
         dtype = self.spec.obs_dtype
         if self._obs_fields[0][2] is None:
             return flat if flat.dtype == dtype else flat.astype(dtype)
-        return {k: flat[..., off:off + size].astype(dtype) for k, off, size in self._obs_fields}
+        scalar = self.spec.scalar_fields
+        return {k: (flat[..., off] if k in scalar else flat[..., off:off + size]).astype(dtype)
+                for k, off, size in self._obs_fields}
 
     def _stack(self, b):
         """Replace a batch's observations by each env's last frame_stack ones, oldest

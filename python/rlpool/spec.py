@@ -109,6 +109,9 @@ class EnvSpec:
         # {"position": slice(0, 8), "velocity": slice(8, 17)}; empty for other tasks.
         self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"])
                            for f in raw.get("obs_layout") or []}
+        # The layout's one-value entries that are scalars (shape () per env, as EnvPool
+        # declares them) rather than vectors of one.
+        self.scalar_fields = frozenset(f["name"] for f in raw.get("obs_layout") or [] if f.get("scalar"))
         self.max_episode_steps = raw["max_episode_steps"] or None
         # Frames per second at which the task's pictures play in its own time
         # (Gymnasium's metadata["render_fps"]); None when the family declares none.
@@ -192,8 +195,9 @@ class EnvSpec:
             if size is None:
                 out["obs"] = ArraySpec(self.obs_dtype, lead + shape, stack(low), stack(high))
             else:
-                part = (lambda v: v if np.ndim(v) == 0 else stack(v[off:off + size]))
-                out["obs:" + name] = ArraySpec(self.obs_dtype, lead + [size], part(low), part(high))
+                one = name in self.scalar_fields
+                part = (lambda v: v if np.ndim(v) == 0 else stack(v[off] if one else v[off:off + size]))
+                out["obs:" + name] = ArraySpec(self.obs_dtype, lead + ([] if one else [size]), part(low), part(high))
         for _, k in self.info_columns():
             if k == "elapsed_step":
                 continue  # the family's own count is the common elapsed_step

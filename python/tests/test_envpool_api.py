@@ -197,13 +197,15 @@ def test_control_suite_named_fields_match_flat():
     flat = make_or_skip("WalkerWalk-v1", env_type="gymnasium", flat_obs=True, **kw)
     space = named.observation_space
     assert list(space.keys()) == ["orientations", "height", "velocity"]
-    assert [space[k].shape for k in space.keys()] == [(14,), (1,), (9,)]
+    # The height is a scalar, as in the suite (and EnvPool), not a vector of one.
+    assert [space[k].shape for k in space.keys()] == [(14,), (), (9,)]
     assert flat.observation_space.shape == (24,)
     o1, _ = named.reset()
     o2, _ = flat.reset()
     act = np.full((2, 6), 0.3)
     for _ in range(3):
-        np.testing.assert_array_equal(np.concatenate([o1[k] for k in space.keys()], axis=1), o2)
+        assert o1["height"].shape == (2,)
+        np.testing.assert_array_equal(np.concatenate([o1[k].reshape(2, -1) for k in space.keys()], axis=1), o2)
         o1, *_ = named.step(act)
         o2, *_ = flat.step(act)
     named.close()
@@ -303,6 +305,7 @@ def test_frame_stack_of_state_observations():
 def test_frame_stack_of_control_suite_fields():
     with rlpool.make_dm("WalkerWalk-v1", num_envs=1, seed=0, frame_stack=2) as env:
         assert env.observation_spec().orientations.shape == (2, 14)
+        assert env.observation_spec().height.shape == (2,)  # one scalar per frame
         ts = env.reset()
         assert ts.observation.orientations.shape == (1, 2, 14)
         np.testing.assert_array_equal(ts.observation.velocity[:, 0], ts.observation.velocity[:, 1])
