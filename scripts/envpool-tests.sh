@@ -13,10 +13,11 @@
 # with its reason (libraries that cannot be installed here, EnvPool's private C++
 # bindings, features rlpool does not have, ROMs that are missing).
 #
-# Atari's tests read the ROMs from $RLPOOL_ROMS (the Makefile sets it when ../shared/roms
-# exists); without it they are skipped with a message. Extra arguments go to pytest
+# Atari's tests read the ROMs from $RLPOOL_ROMS (by default ../shared/roms beside the
+# checkout when it exists, as in the Makefile); without it they are skipped with a message. Extra arguments go to pytest
 # (e.g. -k cartpole). The JSON of every outcome is left in $ENVPOOL_TESTS_REPORT
-# (default: report.json in the temp folder, which is kept and printed at the end).
+# (default: report.json in the temp folder, which is kept and printed at the end). The
+# exit status is pytest's: non-zero while any test that ran fails.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -30,6 +31,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 shim=$here/envpool-tests
 python=${PYTHON:-/usr/bin/python3}
+if [ -z "${RLPOOL_ROMS:-}" ] && [ -d "$repo/../shared/roms" ]; then
+  RLPOOL_ROMS=$(cd "$repo/../shared/roms" && pwd)
+  export RLPOOL_ROMS
+fi
 
 if ! git -C "$mirror" rev-parse -q --verify "$tag^{commit}" >/dev/null; then
   echo "envpool-tests: $mirror is not a git directory with the tag $tag" >&2
@@ -140,3 +145,4 @@ if fails:
         print("  %s::%s" % (p, n))
 EOF
 echo "envpool-tests: report $report (pytest exit $rc)"
+exit "$rc"
