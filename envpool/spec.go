@@ -116,10 +116,14 @@ type Spec struct {
 }
 
 // ObsField is one named entry of a flattened observation: Size values starting Offset.
+// Scalar marks a one-value entry that is a scalar rather than a vector of one (the
+// control suite's Walker height, EnvPool's shape () rather than (1,)), so that
+// bindings that split the observation give it the right shape.
 type ObsField struct {
 	Name   string
 	Offset int
 	Size   int
+	Scalar bool
 }
 
 // HasRewardThreshold reports whether the task defines a solved score.
@@ -144,6 +148,9 @@ func (s *Spec) validate() error {
 		for _, f := range s.ObsLayout {
 			if f.Offset != at || f.Size <= 0 {
 				return fmt.Errorf("envpool: spec %q: observation entry %q at %d with %d values does not follow the previous entry (ending at %d)", s.TaskID, f.Name, f.Offset, f.Size, at)
+			}
+			if f.Scalar && f.Size != 1 {
+				return fmt.Errorf("envpool: spec %q: observation entry %q is a scalar but has %d values", s.TaskID, f.Name, f.Size)
 			}
 			at += f.Size
 		}

@@ -17,10 +17,11 @@ func TestLookupSuggests(t *testing.T) {
 	}{
 		{"Pong-v4", []string{`unknown task "Pong-v4"`, "did you mean Pong-v5?"}},
 		{"pong-v5", []string{"did you mean Pong-v5?"}},
-		{"cartpole-v1", []string{"did you mean CartPole-v1?"}},
+		// The nearest id first; Gym's CartPole-v0 is one edit further.
+		{"cartpole-v1", []string{"did you mean CartPole-v1, CartPole-v0?"}},
 		{"Breakot-v5", []string{"did you mean Breakout-v5?"}},
 		{"pong", []string{"did you mean Pong-v5?"}},
-		{"Cartpole", []string{"did you mean CartPole-v1?"}},
+		{"Cartpole", []string{"did you mean CartPole-v0, CartPole-v1?"}},
 	}
 	for _, c := range cases {
 		_, err := envs.Lookup(c.id)

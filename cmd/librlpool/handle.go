@@ -412,7 +412,7 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 	}
 	layout := []map[string]any{}
 	for _, f := range s.ObsLayout {
-		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size})
+		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size, "scalar": f.Scalar})
 	}
 	affinity := -1
 	if o.ThreadAffinity {

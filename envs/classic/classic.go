@@ -1,5 +1,6 @@
 // Package classic holds Gymnasium's classic-control tasks (CartPole-v1, Acrobot-v1,
-// MountainCar-v0, MountainCarContinuous-v0, Pendulum-v1) with the dynamics of Gymnasium
+// MountainCar-v0, MountainCarContinuous-v0, Pendulum-v1; and Gym's CartPole-v0 and
+// Pendulum-v0, which EnvPool also registers) with the dynamics of Gymnasium
 // v0.29.1 in the same floating-point operation order, so trajectories match the Python
 // ones to the last bit up to libm differences in sin and cos.
 //
@@ -69,9 +70,16 @@ type pendulumOptions struct {
 }
 
 func init() {
-	register("CartPole-v1", 500, 475, 50, cartPoleOptions{}, func(o cartPoleOptions) (envpool.Spec, func(int64) envpool.Env, error) {
-		return cartPoleSpec(), func(seed int64) envpool.Env { return newCartPole(seed, o.SuttonBartoReward) }, nil
-	})
+	// CartPole-v0 is the same task with Gym's first time limit and threshold.
+	for _, v := range []struct {
+		id        string
+		steps     int
+		threshold float64
+	}{{"CartPole-v1", 500, 475}, {"CartPole-v0", 200, 195}} {
+		register(v.id, v.steps, v.threshold, 50, cartPoleOptions{}, func(o cartPoleOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+			return cartPoleSpec(), func(seed int64) envpool.Env { return newCartPole(seed, o.SuttonBartoReward) }, nil
+		})
+	}
 	register("Acrobot-v1", 500, -100, 15, noOptions{}, func(noOptions) (envpool.Spec, func(int64) envpool.Env, error) {
 		return acrobotSpec(), func(seed int64) envpool.Env { return newAcrobot(seed) }, nil
 	})
@@ -81,13 +89,24 @@ func init() {
 	register("MountainCarContinuous-v0", 999, 90, 30, mountainCarOptions{}, func(o mountainCarOptions) (envpool.Spec, func(int64) envpool.Env, error) {
 		return mountainCarContinuousSpec(), func(seed int64) envpool.Env { return newMountainCarContinuous(seed, o.GoalVelocity) }, nil
 	})
-	register("Pendulum-v1", 200, math.NaN(), 30, pendulumOptions{G: 10}, func(o pendulumOptions) (envpool.Spec, func(int64) envpool.Env, error) {
-		// Not a range tag: the message says why, as Gymnasium users know it.
-		if !(o.G > 0) {
-			return envpool.Spec{}, nil, fmt.Errorf("option g: gravity must be positive, got %v", o.G)
-		}
-		return pendulumSpec(), func(seed int64) envpool.Env { return newPendulum(seed, o.G) }, nil
-	})
+	// Pendulum-v0 is Gym's first version: the angle advances by the speed before the
+	// speed is clipped (v1 advances it by the clipped speed).
+	for _, v := range []struct {
+		id          string
+		unclippedTh bool
+	}{{"Pendulum-v1", false}, {"Pendulum-v0", true}} {
+		register(v.id, 200, math.NaN(), 30, pendulumOptions{G: 10}, func(o pendulumOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+			// Not a range tag: the message says why, as Gymnasium users know it.
+			if !(o.G > 0) {
+				return envpool.Spec{}, nil, fmt.Errorf("option g: gravity must be positive, got %v", o.G)
+			}
+			return pendulumSpec(), func(seed int64) envpool.Env {
+				e := newPendulum(seed, o.G)
+				e.unclippedTh = v.unclippedTh
+				return e
+			}, nil
+		})
+	}
 }
 
 // writeObs copies a float64 state into a float32 observation row.

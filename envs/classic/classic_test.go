@@ -344,3 +344,34 @@ func TestStateRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestGymV0Tasks checks the two Gym v0 tasks: CartPole-v0 is CartPole-v1 with a
+// 200-step limit and a threshold of 195, and Pendulum-v0 advances the angle by the
+// speed before clipping it, where v1 advances it by the clipped speed.
+func TestGymV0Tasks(t *testing.T) {
+	v0, err := envs.SpecOf("CartPole-v0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, _ := envs.SpecOf("CartPole-v1", nil)
+	if v0.MaxEpisodeSteps != 200 || v0.RewardThreshold != 195 || v0.ObsSpace.Size() != v1.ObsSpace.Size() {
+		t.Errorf("CartPole-v0: %d steps, threshold %v, obs %d", v0.MaxEpisodeSteps, v0.RewardThreshold, v0.ObsSpace.Size())
+	}
+	// From theta = pi/2 at speed 7.9 with torque 2: the speed becomes
+	// 7.9 + (15 sin(pi/2) + 3*2) * 0.05 = 8.95, clipped to 8.
+	for _, c := range []struct {
+		id        string
+		wantTheta float64
+	}{{"Pendulum-v1", math.Pi/2 + 8*0.05}, {"Pendulum-v0", math.Pi/2 + 8.95*0.05}} {
+		env, _, err := envs.MakeEnv(c.id, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := env.(*Pendulum)
+		p.theta, p.thDot = math.Pi/2, 7.9
+		p.Step([]float32{2})
+		if math.Abs(p.theta-c.wantTheta) > 1e-12 || p.thDot != 8 {
+			t.Errorf("%s: theta %v speed %v, want %v and 8", c.id, p.theta, p.thDot, c.wantTheta)
+		}
+	}
+}

@@ -23,10 +23,13 @@ func pendulumSpec() envpool.Spec {
 }
 
 // Pendulum is Pendulum-v1: swing a pendulum up and hold it with a bounded torque.
+// With unclippedTh it is Pendulum-v0, whose angle advances by the speed before that is
+// clipped to the maximum.
 type Pendulum struct {
 	seeded
 	theta, thDot  float64
 	g             float64
+	unclippedTh   bool
 	lastU         float32
 	costTermsLast [3]float64
 }
@@ -60,8 +63,13 @@ func (e *Pendulum) Step(action []float32) envpool.StepResult {
 
 	accel := float64(float64(3*e.g/float64(2*pdL))*math.Sin(th)) + float64(3.0/float64(pdM*float64(pdL*pdL))*float64(u))
 	newThDot := thDot + float64(accel*pdDt)
+	if e.unclippedTh {
+		e.theta = th + float64(newThDot*pdDt)
+	}
 	newThDot = clip(newThDot, -pdMaxSpeed, pdMaxSpeed)
-	e.theta = th + float64(newThDot*pdDt)
+	if !e.unclippedTh {
+		e.theta = th + float64(newThDot*pdDt)
+	}
 	e.thDot = newThDot
 	e.lastU = u
 	return envpool.StepResult{Reward: float32(-cost)}

@@ -37,16 +37,19 @@ import numbers
 
 from . import _lib
 from .pool import DMEnvPool, GymEnvPool, GymnasiumEnvPool, RLPool, options_json
-from .spec import ArraySpec, EnvSpec
+from .spec import DOUBLE_FAMILIES, ArraySpec, EnvSpec
 
 __all__ = [
     "make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs",
-    "RLPool", "GymnasiumEnvPool", "GymEnvPool", "DMEnvPool", "EnvSpec", "ArraySpec",
+    "EnvSpec", "ArraySpec", "EnvPool", "RLPool", "DMEnvPool", "GymnasiumEnvPool", "GymEnvPool",
     "MakeError", "OptionError", "version", "__version__",
 ]
 
 #: The Python package's own version (not EnvPool's).
 __version__ = "0.1.0"
+
+#: EnvPool's name for the class every pool is an instance of (envpool.EnvPool).
+EnvPool = RLPool
 
 _POOLS = {"gymnasium": GymnasiumEnvPool, "gym": GymEnvPool, "dm": DMEnvPool}
 _RENDER_KEYS = ("render_mode", "render_env_id", "render_width", "render_height", "render_camera_id")
@@ -117,6 +120,23 @@ def _pool_kwargs(kwargs):
     return {"zero_copy": kwargs.pop("zero_copy", False), "flat_obs": kwargs.pop("flat_obs", False)}
 
 
+def _state_frame_stack(task_id, kwargs):
+    """Take frame_stack out of kwargs where it stacks state observations, which the
+    pools do in Python: MuJoCo's and the control suite's tasks without from_pixels (the
+    engine stacks the control suite's pictures itself). Returns the number of frames
+    (1: no stacking); elsewhere frame_stack stays an option for the task to judge."""
+    if "frame_stack" not in kwargs or kwargs.get("from_pixels"):
+        return 1
+    rest = {k: v for k, v in kwargs.items() if k != "frame_stack"}
+    family = json.loads(_lib.task_spec(task_id, options_json(rest)))["family"]
+    if family not in DOUBLE_FAMILIES:
+        return 1
+    k = kwargs.pop("frame_stack")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError("rlpool: frame_stack = %r: want an integer >= 1" % (k,))
+    return int(k)
+
+
 def build(task_id, env_type, kwargs, pools=None, legacy=False):
     """Make a pool of the class pools[env_type] (default: the EnvPool 1.x ones) from
     make's keywords. rlpool.legacy builds its pools with it."""
@@ -129,6 +149,7 @@ def build(task_id, env_type, kwargs, pools=None, legacy=False):
     kwargs.setdefault("num_envs", 1)
     kwargs.setdefault("seed", 0)
     try:
+        own["frame_stack"] = _state_frame_stack(task_id, kwargs)
         pool = pools[env_type](task_id, options=kwargs, render_options=render, **own)
     except ValueError as e:
         raise _compat(e) from None
@@ -136,7 +157,7 @@ def build(task_id, env_type, kwargs, pools=None, legacy=False):
     return pool
 
 
-def make(task_id, env_type="gymnasium", **kwargs):
+def make(task_id: str, env_type: str = "gymnasium", **kwargs) -> RLPool:
     """Make a pool of task_id (EnvPool's envpool.make) with EnvPool 1.x's interface for
     env_type: "gymnasium" (the default), "gym" or "dm".
 
@@ -148,26 +169,34 @@ def make(task_id, env_type="gymnasium", **kwargs):
     switches, all off by default: auto_reset="same_step" (an episode's end and the next
     reset in one row, the end's observation in info["final_obs"]), zero_copy=True
     (views of reused buffers), flat_obs=True (a control-suite observation as one flat
-    array instead of named fields).
+    array instead of named fields). frame_stack=k on a MuJoCo or control-suite task
+    (without from_pixels) returns each env's last k observations, oldest first, as
+    EnvPool does: shape (k, ...) per env, the first observation of an episode repeated
+    k times.
     """
     return build(task_id, env_type, kwargs)
 
 
-def with_env_type(make_fn, env_type):
-    """Return make_fn with env_type fixed: make_gym, make_dm and the like."""
+def with_env_type(make_fn, env_type, pool_cls=None):
+    """Return make_fn with env_type fixed: make_gym, make_dm and the like. pool_cls,
+    the class of the pools it makes, becomes its return annotation, so that type
+    checkers and typing.get_type_hints see it."""
     def make_typed(task_id, **kwargs):
         return make_fn(task_id, env_type=env_type, **kwargs)
     make_typed.__name__ = make_typed.__qualname__ = "make_" + env_type
     make_typed.__doc__ = "make(task_id, env_type=%r, ...)." % env_type
+    if pool_cls is not None:
+        make_typed.__annotations__ = {"task_id": str, "return": pool_cls}
     return make_typed
 
 
-make_gymnasium = with_env_type(make, "gymnasium")
-make_gym = with_env_type(make, "gym")
-make_dm = with_env_type(make, "dm")
+make_gymnasium = with_env_type(make, "gymnasium", GymnasiumEnvPool)
+# A GymEnvPool is a GymnasiumEnvPool (EnvPool 1.2's make_gym makes a gymnasium pool).
+make_gym = with_env_type(make, "gym", GymnasiumEnvPool)
+make_dm = with_env_type(make, "dm", DMEnvPool)
 
 
-def make_spec(task_id, **kwargs):
+def make_spec(task_id: str, **kwargs) -> EnvSpec:
     """Return the EnvSpec a pool made with these keywords would have, without making
     the pool or its envs (EnvPool's envpool.make_spec). Bad options raise as make does."""
     if not isinstance(task_id, str):
@@ -178,7 +207,8 @@ def make_spec(task_id, **kwargs):
     kwargs.setdefault("num_envs", 1)
     kwargs.setdefault("seed", 0)
     try:
+        stack = _state_frame_stack(task_id, kwargs)
         raw = _lib.task_spec(task_id, options_json(kwargs))
     except ValueError as e:
         raise _compat(e) from None
-    return EnvSpec(json.loads(raw), kwargs, flat_obs=flat)
+    return EnvSpec(json.loads(raw), kwargs, flat_obs=flat, frame_stack=stack)

@@ -54,7 +54,7 @@ class RLPool:
 
     env_type = None
 
-    def __init__(self, task_id, options=None, zero_copy=False, flat_obs=False, render_options=None):
+    def __init__(self, task_id, options=None, zero_copy=False, flat_obs=False, render_options=None, frame_stack=1):
         if not isinstance(task_id, str):
             raise ValueError("rlpool: task_id must be a string, got %r" % (task_id,))
         lib = _lib.load()
@@ -74,7 +74,7 @@ class RLPool:
         self._zero_copy = bool(zero_copy)
         self._render = dict(render_options or {})
         self._drawn_size = None  # (width, height) the task draws, learnt by render
-        self.spec = EnvSpec(raw, options, flat_obs=flat_obs)
+        self.spec = EnvSpec(raw, options, flat_obs=flat_obs, frame_stack=frame_stack)
         self._num_envs = raw["num_envs"]
         self._batch = raw["batch_size"]
         self._obs_shape = tuple(raw["obs_shape"])
@@ -88,6 +88,10 @@ class RLPool:
         self._same_step = raw["auto_reset"] == "same_step"
         self._all_ids = np.arange(self._num_envs, dtype=np.int32)
         self._bufs = None
+        # Each env's last frame_stack observations, oldest first (None: no stacking).
+        self._history = None
+        if self.spec.frame_stack > 1:
+            self._history = np.zeros((self._num_envs, self.spec.frame_stack) + self._obs_shape, self._obs_dtype)
         self._config = dict(self.spec._config)
         self._config.update(env_type=self.env_type, zero_copy=self._zero_copy, flat_obs=bool(flat_obs))
 
@@ -297,11 +301,33 @@ class RLPool:
 
     def _observation(self, flat):
         """The observation in EnvPool's form: one array (in EnvPool's dtype), or a dict
-        of the control suite's named fields."""
+        of the control suite's named fields (sliced from the last axis, so that stacked
+        observations keep their frame axis)."""
         dtype = self.spec.obs_dtype
         if self._obs_fields[0][2] is None:
             return flat if flat.dtype == dtype else flat.astype(dtype)
-        return {k: flat[:, off:off + size].astype(dtype) for k, off, size in self._obs_fields}
+        scalar = self.spec.scalar_fields
+        return {k: (flat[..., off] if k in scalar else flat[..., off:off + size]).astype(dtype)
+                for k, off, size in self._obs_fields}
+
+    def _stack(self, b):
+        """Replace a batch's observations by each env's last frame_stack ones, oldest
+        first: a row that starts an episode fills its env's history with its
+        observation, any other row pushes it out of the oldest. In same_step mode the
+        final observation of an ended episode is stacked onto that episode's history."""
+        b = dict(b)
+        ids, obs = b["env_id"], b["obs"]
+        hist = self._history[ids]
+        pushed = np.concatenate([hist[:, 1:], obs[:, None]], axis=1)
+        start = b["elapsed_step"] == 0
+        if b["final_obs"] is not None:
+            ended = b["terminated"] | b["truncated"]
+            b["final_obs"] = np.concatenate([hist[:, 1:], b["final_obs"][:, None]], axis=1)
+            start = start | ended
+        pushed[start] = obs[start][:, None]
+        self._history[ids] = pushed
+        b["obs"] = pushed
+        return b
 
     def _info(self, b):
         """The info dict of a batch, with EnvPool's keys and dtypes."""
@@ -340,7 +366,10 @@ class RLPool:
         them as step (or, with reset=True, reset) does. info holds numpy arrays: env_id, players.env_id,
         elapsed_step, the task's own keys, and final_obs in same_step mode (valid in
         rows that ended an episode)."""
-        return self._to(self._wait(), reset, return_info)
+        b = self._wait()
+        if self._history is not None:
+            b = self._stack(b)
+        return self._to(b, reset, return_info)
 
     def step(self, action, env_id=None):
         """send(action, env_id) followed by recv()."""
@@ -459,10 +488,14 @@ class GymnasiumEnvPool(_VectorPool, *_optional_base("gymnasium.vector", "VectorE
         return super().reset(env_id)
 
 
-class GymEnvPool(_VectorPool, *_optional_base("gym", "Env")):
+class GymEnvPool(GymnasiumEnvPool, *_optional_base("gym", "Env")):
     """A pool with gym's interface as EnvPool 1.x gives it (gym >= 0.26): reset returns
     (obs, info), step returns (obs, reward, terminated, truncated, info). rlpool.legacy
-    has the older four-tuple."""
+    has the older four-tuple.
+
+    It is a GymnasiumEnvPool whose spaces are gym's when gym imports: in EnvPool 1.2
+    make_gym makes a gymnasium pool, so code that checks for GymnasiumEnvPool accepts
+    both."""
 
     env_type = "gym"
 

@@ -93,19 +93,25 @@ class EnvSpec:
     """The spec of a task under a set of options (envpool.make_spec, pool.spec).
 
     flat_obs keeps a control-suite observation as one flat array (rlpool's own
-    layout) instead of EnvPool's named fields.
+    layout) instead of EnvPool's named fields. frame_stack > 1 gives every observation
+    entry a leading axis of that many frames (the pools stack state observations).
     """
 
-    def __init__(self, raw, options=None, flat_obs=False):
+    def __init__(self, raw, options=None, flat_obs=False, frame_stack=1):
         self.raw = raw
         self.task_id = self.id = raw["task_id"]
         self.family = raw["family"]
         self.flat_obs = bool(flat_obs)
+        #: The number of observations stacked per env (1: none).
+        self.frame_stack = int(frame_stack)
         self.info_keys = list(raw["info_keys"])
         # Named slices of a flattened observation (the control suite's ordered dict):
         # {"position": slice(0, 8), "velocity": slice(8, 17)}; empty for other tasks.
         self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"])
                            for f in raw.get("obs_layout") or []}
+        # The layout's one-value entries that are scalars (shape () per env, as EnvPool
+        # declares them) rather than vectors of one.
+        self.scalar_fields = frozenset(f["name"] for f in raw.get("obs_layout") or [] if f.get("scalar"))
         self.max_episode_steps = raw["max_episode_steps"] or None
         # Frames per second at which the task's pictures play in its own time
         # (Gymnasium's metadata["render_fps"]); None when the family declares none.
@@ -132,6 +138,8 @@ class EnvSpec:
         values.update((k, v) for k, v in options.items() if k not in values and v is not None)
         if raw["family"] in ("atari", "mujoco"):
             values.setdefault("frame_skip", raw["frame_skip"])
+        if self.frame_stack > 1 or "frame_stack" in options:
+            values["frame_stack"] = self.frame_stack
         values.update(task_id=raw["task_id"], reward_threshold=self.reward_threshold,
                       auto_reset=raw["auto_reset"])
         return values
@@ -180,12 +188,16 @@ class EnvSpec:
         shape = list(self.raw["obs_shape"])
         low = _bound(self.raw["obs_low"], "-inf", shape, self.obs_dtype)
         high = _bound(self.raw["obs_high"], "inf", shape, self.obs_dtype)
+        k = self.frame_stack
+        stack = (lambda v: v if k == 1 or np.ndim(v) == 0 else np.broadcast_to(v, (k,) + v.shape).copy())
+        lead = [k] if k > 1 else []
         for name, off, size in self.obs_fields():
             if size is None:
-                out["obs"] = ArraySpec(self.obs_dtype, shape, low, high)
+                out["obs"] = ArraySpec(self.obs_dtype, lead + shape, stack(low), stack(high))
             else:
-                part = (lambda v: v if np.ndim(v) == 0 else v[off:off + size])
-                out["obs:" + name] = ArraySpec(self.obs_dtype, [size], part(low), part(high))
+                one = name in self.scalar_fields
+                part = (lambda v: v if np.ndim(v) == 0 else stack(v[off] if one else v[off:off + size]))
+                out["obs:" + name] = ArraySpec(self.obs_dtype, lead + ([] if one else [size]), part(low), part(high))
         for _, k in self.info_columns():
             if k == "elapsed_step":
                 continue  # the family's own count is the common elapsed_step

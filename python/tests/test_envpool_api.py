@@ -3,6 +3,7 @@ gymnasium, gym and dm pools, the dtypes each family returns, rlpool.legacy's Env
 results, and the errors EnvPool raises for the same mistakes."""
 
 import os
+import typing
 
 import numpy as np
 import pytest
@@ -19,6 +20,24 @@ def test_module_surface():
     for name in ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec", "list_all_envs"):
         assert callable(getattr(rlpool, name)) and callable(getattr(rlpool.legacy, name))
     assert "CartPole-v1" in rlpool.list_all_envs() == rlpool.legacy.list_all_envs()
+
+
+def test_make_functions_declare_what_they_return():
+    # Type checkers (and typing.get_type_hints) learn each make function's pool class
+    # from its annotations; EnvPool is the name of the class every pool derives from.
+    hints = {name: typing.get_type_hints(getattr(rlpool, name))["return"]
+             for name in ("make", "make_gym", "make_gymnasium", "make_dm", "make_spec")}
+    assert hints == {"make": rlpool.EnvPool, "make_gym": rlpool.GymnasiumEnvPool,
+                     "make_gymnasium": rlpool.GymnasiumEnvPool, "make_dm": rlpool.DMEnvPool,
+                     "make_spec": rlpool.EnvSpec}
+    assert {"EnvPool", "EnvSpec", "DMEnvPool", "GymnasiumEnvPool"} <= set(rlpool.__all__)
+    # A gym pool is a gymnasium pool, as make_gym's pools are in EnvPool 1.2.
+    assert issubclass(rlpool.GymEnvPool, rlpool.GymnasiumEnvPool)
+    for name, cls in hints.items():
+        if name == "make_spec":
+            continue
+        with getattr(rlpool, name)("CartPole-v1", num_envs=2) as pool:
+            assert isinstance(pool, cls) and isinstance(pool, rlpool.EnvPool)
 
 
 def test_make_spec_config_and_bounds():
@@ -178,13 +197,15 @@ def test_control_suite_named_fields_match_flat():
     flat = make_or_skip("WalkerWalk-v1", env_type="gymnasium", flat_obs=True, **kw)
     space = named.observation_space
     assert list(space.keys()) == ["orientations", "height", "velocity"]
-    assert [space[k].shape for k in space.keys()] == [(14,), (1,), (9,)]
+    # The height is a scalar, as in the suite (and EnvPool), not a vector of one.
+    assert [space[k].shape for k in space.keys()] == [(14,), (), (9,)]
     assert flat.observation_space.shape == (24,)
     o1, _ = named.reset()
     o2, _ = flat.reset()
     act = np.full((2, 6), 0.3)
     for _ in range(3):
-        np.testing.assert_array_equal(np.concatenate([o1[k] for k in space.keys()], axis=1), o2)
+        assert o1["height"].shape == (2,)
+        np.testing.assert_array_equal(np.concatenate([o1[k].reshape(2, -1) for k in space.keys()], axis=1), o2)
         o1, *_ = named.step(act)
         o2, *_ = flat.step(act)
     named.close()
@@ -248,3 +269,53 @@ def test_legacy_atari_episode_statistics():
             lengths *= 1 - info["terminated"]
         assert list(lengths) == [20, 20] and obs.dtype == np.uint8
 
+
+
+def test_frame_stack_of_state_observations():
+    k = 3
+    spec = rlpool.make_spec("HalfCheetah-v5", frame_stack=k)
+    assert spec.observation_space.shape == (k, 17) and spec.config.frame_stack == k
+    assert rlpool.make_spec("HalfCheetah-v5", frame_stack=1).observation_space.shape == (17,)
+    opts = dict(num_envs=2, seed=3, max_episode_steps=4)
+    actions = np.zeros((2, 6))
+    with rlpool.make_gym("HalfCheetah-v5", frame_stack=k, **opts) as stacked, \
+            rlpool.make_gym("HalfCheetah-v5", **opts) as plain:
+        obs, _ = stacked.reset()
+        want, _ = plain.reset()
+        # A reset fills the history with the first observation.
+        assert obs.shape == (2, k, 17) and obs.dtype == np.float64
+        for j in range(k):
+            np.testing.assert_array_equal(obs[:, j], want)
+        frames = [want] * k
+        restarts = 0
+        for _ in range(6):  # past the 4-step limit: the ended episode's envs start afresh
+            obs, _, term, trunc, info = stacked.step(actions)
+            want, _, _, _, pinfo = plain.step(actions)
+            np.testing.assert_array_equal(info["elapsed_step"], pinfo["elapsed_step"])
+            frames = frames[1:] + [want]
+            expect = np.stack(frames, axis=1)
+            fresh = info["elapsed_step"] == 0
+            restarts += fresh.sum()
+            expect[fresh] = want[fresh][:, None]
+            frames = [expect[:, j] for j in range(k)]
+            np.testing.assert_array_equal(obs, expect)
+        assert restarts == 2  # both envs started a second episode
+
+
+def test_frame_stack_of_control_suite_fields():
+    with rlpool.make_dm("WalkerWalk-v1", num_envs=1, seed=0, frame_stack=2) as env:
+        assert env.observation_spec().orientations.shape == (2, 14)
+        assert env.observation_spec().height.shape == (2,)  # one scalar per frame
+        ts = env.reset()
+        assert ts.observation.orientations.shape == (1, 2, 14)
+        np.testing.assert_array_equal(ts.observation.velocity[:, 0], ts.observation.velocity[:, 1])
+        ts1 = env.step(np.zeros((1, 6)))
+        np.testing.assert_array_equal(ts1.observation.velocity[:, 0], ts.observation.velocity[:, 1])
+
+
+def test_frame_stack_is_refused_where_no_state_is_stacked():
+    # Classic control takes no frame_stack (nor does EnvPool's); Atari stacks with stack_num.
+    with pytest.raises(rlpool.OptionError, match="frame_stack"):
+        rlpool.make_gym("CartPole-v1", frame_stack=4)
+    with pytest.raises(ValueError, match="frame_stack"):
+        rlpool.make_spec("HalfCheetah-v5", frame_stack=0)

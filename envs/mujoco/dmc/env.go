@@ -88,6 +88,10 @@ func (qposQvelObs) observe(p *Physics, o []float32) {
 // offsets).
 func field(name string, size int) envpool.ObsField { return envpool.ObsField{Name: name, Size: size} }
 
+// scalar is a layout entry of one value that the suite's observation holds as a
+// scalar (a float, where other entries are arrays).
+func scalar(name string) envpool.ObsField { return envpool.ObsField{Name: name, Size: 1, Scalar: true} }
+
 // put writes float64 values as float32 and returns the rest of dst, so that an
 // observe method writes its entries one after another.
 func put(dst []float32, src ...float64) []float32 {

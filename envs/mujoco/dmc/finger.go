@@ -130,7 +130,7 @@ func (f *finger) reward(p *Physics) float64 {
 func (f *finger) layout(*Physics) []envpool.ObsField {
 	l := []envpool.ObsField{field("position", 4), field("velocity", 3), field("touch", len(f.touch))}
 	if f.targetRadius != 0 {
-		l = append(l, field("target_position", 2), field("dist_to_target", 1))
+		l = append(l, field("target_position", 2), scalar("dist_to_target"))
 	}
 	return l
 }

@@ -95,7 +95,7 @@ func (f *fish) reward(p *Physics) float64 {
 
 // layout is joint_angles, upright, target (swim) and velocity.
 func (f *fish) layout(p *Physics) []envpool.ObsField {
-	out := []envpool.ObsField{field("joint_angles", len(f.joints)), field("upright", 1)}
+	out := []envpool.ObsField{field("joint_angles", len(f.joints)), scalar("upright")}
 	if f.swim {
 		out = append(out, field("target", 3))
 	}

@@ -126,7 +126,7 @@ func (h *humanoid) layout(p *Physics) []envpool.ObsField {
 		return qposQvelObs{}.layout(p)
 	}
 	return []envpool.ObsField{
-		field("joint_angles", p.M.NQ-7), field("head_height", 1), field("extremities", 3*len(h.extremities)),
+		field("joint_angles", p.M.NQ-7), scalar("head_height"), field("extremities", 3*len(h.extremities)),
 		field("torso_vertical", 3), field("com_velocity", 3), field("velocity", p.M.NV),
 	}
 }

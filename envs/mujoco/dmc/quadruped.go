@@ -297,7 +297,7 @@ func sensorsSize(s []Sensor) int {
 // ball_state and target_position.
 func (q *quadruped) layout(p *Physics) []envpool.ObsField {
 	l := []envpool.ObsField{
-		field("egocentric_state", 2*len(q.hinges)+len(q.act)), field("torso_velocity", 3), field("torso_upright", 1),
+		field("egocentric_state", 2*len(q.hinges)+len(q.act)), field("torso_velocity", 3), scalar("torso_upright"),
 		field("imu", sensorsSize(q.imu)), field("force_torque", sensorsSize(q.forceTorque)),
 	}
 	switch q.kind {

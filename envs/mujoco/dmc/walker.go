@@ -84,7 +84,7 @@ func (w *walker) reward(p *Physics) float64 {
 
 // layout is orientations, height and velocity.
 func (w *walker) layout(p *Physics) []envpool.ObsField {
-	return []envpool.ObsField{field("orientations", 2*(p.M.NBody-1)), field("height", 1), field("velocity", p.M.NV)}
+	return []envpool.ObsField{field("orientations", 2*(p.M.NBody-1)), scalar("height"), field("velocity", p.M.NV)}
 }
 
 // observe writes the xx and xz entries of every body's xmat but the world's, the
