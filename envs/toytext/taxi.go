@@ -46,10 +46,26 @@ func taxiDecode(s int) (row, col, pass, dest int) {
 	return s / 100, s / 20 % 5, s / 4 % 5, s % 4
 }
 
-func buildTaxi(o discreteOptions) (task, error) {
-	spec := envpool.Spec{ObsSpace: o.obsSpace(taxiStates), ActionSpace: envpool.DiscreteSpace(6), InfoKeys: []string{"prob"}}
+// taxiOptions are Taxi's options.
+type taxiOptions struct {
+	discreteOptions
+	Factored bool `toml:"factored" help:"observe taxi row, taxi column, passenger and destination as four one-hot vectors (5+5+5+4 values) instead of the state number"`
+}
+
+// taxiFactors are the sizes of the factored observation's one-hot parts.
+var taxiFactors = [4]int{5, 5, 5, 4}
+
+func buildTaxi(o taxiOptions) (task, error) {
+	if o.Factored && o.OneHot {
+		return task{}, fmt.Errorf("options one_hot and factored: choose one encoding of the state")
+	}
+	obs := o.obsSpace(taxiStates)
+	if o.Factored {
+		obs = envpool.UniformBox(0, 1, envpool.Float32, 19)
+	}
+	spec := envpool.Spec{ObsSpace: obs, ActionSpace: envpool.DiscreteSpace(6), InfoKeys: []string{"prob"}}
 	return task{spec: spec, make: func(seed int64) envpool.Env {
-		return &Taxi{gen: newGen(seed), oneHot: o.OneHot, last: -1}
+		return &Taxi{gen: newGen(seed), oneHot: o.OneHot, factored: o.Factored, last: -1}
 	}}, nil
 }
 
@@ -57,9 +73,10 @@ func buildTaxi(o discreteOptions) (task, error) {
 // destination, one of the four stands.
 type Taxi struct {
 	gen
-	s      int // the state, taxiEncode's number
-	last   int // the last action, -1 after a reset
-	oneHot bool
+	s        int // the state, taxiEncode's number
+	last     int // the last action, -1 after a reset
+	oneHot   bool
+	factored bool
 }
 
 // Reset draws a start state uniformly: the taxi anywhere, the passenger at a stand,
@@ -120,9 +137,21 @@ func taxiStand(at [2]int) int {
 	return -1
 }
 
-// Observe writes the state; info "prob" is always 1 (the yard is dry).
+// Observe writes the state (its number, one-hot, or factored); info "prob" is always
+// 1 (the yard is dry).
 func (e *Taxi) Observe(obs envpool.Obs, info []float32) {
-	writeState(obs.F32, e.s, taxiStates, e.oneHot)
+	if e.factored {
+		row, col, pass, dest := taxiDecode(e.s)
+		dst := obs.F32[:19]
+		clear(dst)
+		at := 0
+		for i, v := range [4]int{row, col, pass, dest} {
+			dst[at+v] = 1
+			at += taxiFactors[i]
+		}
+	} else {
+		writeState(obs.F32, e.s, taxiStates, e.oneHot)
+	}
 	if len(info) > 0 {
 		info[0] = 1
 	}

@@ -61,7 +61,7 @@ func init() {
 		register(m.id, m.maxSteps, m.threshold, frozenLakeOptions{MapName: m.name, IsSlippery: true,
 			SuccessRate: 1.0 / 3.0, RewardSchedule: [3]float64{1, 0, 0}}, buildFrozenLake)
 	}
-	register("Taxi-v3", 200, 8, discreteOptions{}, buildTaxi)
+	register("Taxi-v3", 200, 8, taxiOptions{}, buildTaxi)
 	register("CliffWalking-v0", 0, math.NaN(), cliffOptions{}, buildCliffWalking)
 	register("CliffWalking-v1", 0, math.NaN(), cliffOptions{}, buildCliffWalking)
 	register("CliffWalkingSlippery-v1", 0, math.NaN(), cliffOptions{IsSlippery: true}, buildCliffWalking)

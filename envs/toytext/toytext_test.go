@@ -281,6 +281,16 @@ func TestTaxiTable(t *testing.T) {
 	if len(starts) != 300 {
 		t.Errorf("resets reached %d start states, want 300", len(starts))
 	}
+	// The factored observation: one-hot row, column, passenger, destination.
+	env, spec = newEnv(t, "Taxi-v3", map[string]any{"factored": true}, 3)
+	env.Reset()
+	env.(*Taxi).s = ((2*5+1)*5+4)*4 + 3 // row 2, column 1, passenger aboard, destination B
+	obs, _ := observe(env, spec)
+	want := make([]float32, 19)
+	want[2], want[5+1], want[10+4], want[15+3] = 1, 1, 1, 1
+	if spec.ObsSpace.String() != "Box([19], float32)" || !slices.Equal(obs, want) {
+		t.Errorf("factored: %v %v, want %v", spec.ObsSpace, obs, want)
+	}
 }
 
 // TestCliffWalking checks the cliff's reset to the start, the rewards and the goal.
@@ -522,6 +532,7 @@ func TestBadOptions(t *testing.T) {
 		{"Blackjack-v1", map[string]any{"natural": "yes"}, "natural"},
 		{"Catch-v0", map[string]any{"width": 0}, "width"},
 		{"CliffWalking-v1", map[string]any{"one_hot": 1}, "one_hot"},
+		{"Taxi-v3", map[string]any{"one_hot": true, "factored": true}, "factored"},
 	} {
 		_, err := envs.SpecOf(c.id, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
