@@ -3,23 +3,11 @@ package toytext
 import (
 	"image"
 	"image/color"
-
-	"github.com/rlpool/rlpool/envpool"
 )
 
 // The envs draw themselves (envpool.Renderer) as small pixel art in a fixed palette:
 // one square per grid cell in the tile's colour, the agent a square inside its cell,
 // Blackjack's hands as cards with their values. A GIF stores the pictures as they are.
-
-// Every env draws itself.
-var (
-	_ envpool.Renderer = (*FrozenLake)(nil)
-	_ envpool.Renderer = (*Taxi)(nil)
-	_ envpool.Renderer = (*CliffWalking)(nil)
-	_ envpool.Renderer = (*Blackjack)(nil)
-	_ envpool.Renderer = (*Catch)(nil)
-	_ envpool.Renderer = (*NChain)(nil)
-)
 
 // Colour indices of the drawings in palette.
 const (
@@ -37,20 +25,29 @@ const (
 	felt
 )
 
-// palette is the colour table of the drawings.
-var palette = color.Palette{
-	color.RGBA{255, 255, 255, 255}, // white
-	color.RGBA{0, 0, 0, 255},       // black
-	color.RGBA{150, 150, 150, 255}, // gray: the start, the yard
-	color.RGBA{200, 230, 250, 255}, // ice
-	color.RGBA{30, 60, 120, 255},   // hole
-	color.RGBA{40, 170, 70, 255},   // green: goals
-	color.RGBA{220, 40, 40, 255},   // red: the agent
-	color.RGBA{240, 200, 30, 255},  // yellow: the taxi
-	color.RGBA{40, 80, 220, 255},   // blue
-	color.RGBA{200, 50, 200, 255},  // magenta: the destination
-	color.RGBA{110, 70, 40, 255},   // brown: the cliff
-	color.RGBA{20, 110, 50, 255},   // felt: the card table
+// palette is the colour table of the drawings, in the order of the indices above.
+var palette = rgbPalette(
+	0xffffff, // white
+	0x000000, // black
+	0x969696, // gray: the start, the yard
+	0xc8e6fa, // ice
+	0x1e3c78, // hole
+	0x28aa46, // green: goals
+	0xdc2828, // red: the agent
+	0xf0c81e, // yellow: the taxi
+	0x2850dc, // blue
+	0xc832c8, // magenta: the destination
+	0x6e4628, // brown: the cliff
+	0x146e32, // felt: the card table
+)
+
+// rgbPalette makes a palette of opaque colours given as 0xRRGGBB.
+func rgbPalette(hex ...uint32) color.Palette {
+	p := make(color.Palette, len(hex))
+	for i, h := range hex {
+		p[i] = color.RGBA{uint8(h >> 16), uint8(h >> 8), uint8(h), 255}
+	}
+	return p
 }
 
 // cell is the side of a grid cell in pixels.

@@ -1,55 +1,42 @@
 package toytext
 
 import (
-	"encoding"
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
-// Every env saves and restores its exact state, generator included, so that a killed
-// training run resumes every episode exactly.
-var (
-	_ encoding.BinaryMarshaler   = (*FrozenLake)(nil)
-	_ encoding.BinaryUnmarshaler = (*FrozenLake)(nil)
-	_ encoding.BinaryMarshaler   = (*Taxi)(nil)
-	_ encoding.BinaryUnmarshaler = (*Taxi)(nil)
-	_ encoding.BinaryMarshaler   = (*CliffWalking)(nil)
-	_ encoding.BinaryUnmarshaler = (*CliffWalking)(nil)
-	_ encoding.BinaryMarshaler   = (*Blackjack)(nil)
-	_ encoding.BinaryUnmarshaler = (*Blackjack)(nil)
-	_ encoding.BinaryMarshaler   = (*Catch)(nil)
-	_ encoding.BinaryUnmarshaler = (*Catch)(nil)
-	_ encoding.BinaryMarshaler   = (*NChain)(nil)
-	_ encoding.BinaryUnmarshaler = (*NChain)(nil)
-)
+// pcgSize is the length of a PCG generator's saved state.
+var pcgSize = len(must(rand.NewPCG(0, 0).MarshalBinary()))
 
-// save encodes the generator (its length, then its bytes) followed by the env's
-// integer state values as signed varints.
-func (g *gen) save(vals ...int64) ([]byte, error) {
-	b, err := g.pcg.MarshalBinary()
+func must(b []byte, err error) []byte {
 	if err != nil {
-		return nil, err
+		panic(err) // a PCG always marshals
 	}
-	out := binary.AppendUvarint(nil, uint64(len(b)))
-	out = append(out, b...)
+	return b
+}
+
+// save encodes the generator (pcgSize bytes) followed by the env's integer state
+// values as signed varints.
+func (g *gen) save(vals ...int64) ([]byte, error) {
+	out, err := g.pcg.AppendBinary(make([]byte, 0, pcgSize+4*len(vals)))
 	for _, v := range vals {
 		out = binary.AppendVarint(out, v)
 	}
-	return out, nil
+	return out, err
 }
 
 // load restores the generator that save wrote and returns the values after it.
 func (g *gen) load(data []byte) ([]int64, error) {
-	n, k := binary.Uvarint(data)
-	if k <= 0 || uint64(len(data)-k) < n {
+	if len(data) < pcgSize {
 		return nil, fmt.Errorf("toytext: env state of %d bytes is truncated", len(data))
 	}
-	if err := g.pcg.UnmarshalBinary(data[k : k+int(n)]); err != nil {
+	if err := g.pcg.UnmarshalBinary(data[:pcgSize]); err != nil {
 		return nil, fmt.Errorf("toytext: env state: %w", err)
 	}
 	var vals []int64
-	for rest := data[k+int(n):]; len(rest) > 0; {
+	for rest := data[pcgSize:]; len(rest) > 0; {
 		v, m := binary.Varint(rest)
 		if m <= 0 {
 			return nil, fmt.Errorf("toytext: env state: value %d is malformed", len(vals))

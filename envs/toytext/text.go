@@ -3,18 +3,6 @@ package toytext
 import (
 	"fmt"
 	"strings"
-
-	"github.com/rlpool/rlpool/envpool"
-)
-
-// Every env describes itself in text (Gymnasium's ansi render mode).
-var (
-	_ envpool.TextRenderer = (*FrozenLake)(nil)
-	_ envpool.TextRenderer = (*Taxi)(nil)
-	_ envpool.TextRenderer = (*CliffWalking)(nil)
-	_ envpool.TextRenderer = (*Blackjack)(nil)
-	_ envpool.TextRenderer = (*Catch)(nil)
-	_ envpool.TextRenderer = (*NChain)(nil)
 )
 
 // ansiColours are the terminal colour codes of Gymnasium's utils.colorize.

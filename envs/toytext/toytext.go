@@ -10,6 +10,7 @@
 package toytext
 
 import (
+	"encoding"
 	"math"
 	"math/rand/v2"
 
@@ -109,17 +110,25 @@ func action(a []float32, n int) int {
 	return int(a[0])
 }
 
-// gen is an env's random generator, seeded at construction, with the PCG source kept
-// so that the env's state can be saved and restored with it (state.go).
-type gen struct {
-	pcg *rand.PCG
-	rng *rand.Rand
+// capable is every capability of the family's envs: a picture (draw.go), a text frame
+// (text.go) and the exact state, generator included, so that a killed training run
+// resumes every episode exactly (state.go).
+type capable interface {
+	envpool.Env
+	envpool.Renderer
+	envpool.TextRenderer
+	encoding.BinaryMarshaler
+	encoding.BinaryUnmarshaler
 }
 
-// newGen returns the generator of the env with that seed.
-func newGen(seed int64) gen {
-	pcg := rand.NewPCG(uint64(seed), 0x6a09e667f3bcc908)
-	return gen{pcg: pcg, rng: rand.New(pcg)}
+// Every env has them all.
+var _ = [...]capable{(*FrozenLake)(nil), (*Taxi)(nil), (*CliffWalking)(nil), (*Blackjack)(nil), (*Catch)(nil), (*NChain)(nil)}
+
+// gen is an env's random generator, seeded at construction; the PCG source is kept
+// beside it so that the env's state can be saved and restored with it (state.go).
+type gen struct {
+	rng *rand.Rand
+	pcg *rand.PCG // rng's source
 }
 
 // categorical draws an index from probabilities p as Gymnasium's categorical_sample
@@ -134,4 +143,10 @@ func (g *gen) categorical(p []float64) int {
 		}
 	}
 	return len(p) - 1
+}
+
+// newGen returns the generator of the env with that seed: a PCG stream of its own.
+func newGen(seed int64) gen {
+	src := rand.NewPCG(uint64(seed), 0x6a09e667f3bcc908)
+	return gen{rng: rand.New(src), pcg: src}
 }

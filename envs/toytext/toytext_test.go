@@ -623,73 +623,48 @@ func TestStateRoundTrip(t *testing.T) {
 
 // TestTextFrames checks the text of known states against Gymnasium's ansi frames.
 func TestTextFrames(t *testing.T) {
-	text := func(e envpool.Env) string {
-		s, err := e.(envpool.TextRenderer).RenderText()
-		if err != nil {
-			t.Fatal(err)
+	for _, c := range []struct {
+		id   string
+		opts map[string]any
+		set  func(e envpool.Env) // puts the env in the known state
+		want string
+	}{
+		{"FrozenLake-v1", map[string]any{"is_slippery": false}, func(envpool.Env) {},
+			"\n\x1b[41mS\x1b[0mFFF\nFHFH\nFFFH\nHFFG\n"},
+		{"FrozenLake-v1", map[string]any{"is_slippery": false}, func(e envpool.Env) { e.Step([]float32{1}) },
+			"  (Down)\nSFFF\n\x1b[41mF\x1b[0mHFH\nFFFH\nHFFG\n"},
+		// Taxi at (2, 1), passenger at R, going to B.
+		{"Taxi-v3", nil, func(e envpool.Env) { e.(*Taxi).s = taxiEncode(2, 1, 0, 3) },
+			"+---------+\n|\x1b[34;1mR\x1b[0m: | : :G|\n| : | : : |\n| :\x1b[43m \x1b[0m: : : |\n" +
+				"| | : | : |\n|Y| : |\x1b[35mB\x1b[0m: |\n+---------+\n\n"},
+		// The same, passenger aboard, then south.
+		{"Taxi-v3", nil, func(e envpool.Env) { e.(*Taxi).s = taxiEncode(2, 1, 4, 3); e.Step([]float32{0}) },
+			"+---------+\n|R: | : :G|\n| : | : : |\n| : : : : |\n| |\x1b[42m_\x1b[0m: | : |\n" +
+				"|Y| : |\x1b[35mB\x1b[0m: |\n+---------+\n  (South)\n"},
+		{"CliffWalking-v1", nil, func(e envpool.Env) { e.Step([]float32{0}) },
+			"o  o  o  o  o  o  o  o  o  o  o  o\no  o  o  o  o  o  o  o  o  o  o  o\n" +
+				"x  o  o  o  o  o  o  o  o  o  o  o\no  C  C  C  C  C  C  C  C  C  C  T\n\n"},
+		{"Blackjack-v1", nil, func(e envpool.Env) {
+			b := e.(*Blackjack)
+			b.player, b.dealer, b.over = []int{1, 6}, []int{10, 7}, false
+		}, "Player: A 6 (sum 17, usable ace)\nDealer: 10 ?\n"},
+		{"Blackjack-v1", nil, func(e envpool.Env) {
+			b := e.(*Blackjack)
+			b.player, b.dealer, b.over = []int{10, 1, 5}, []int{10, 7}, true
+		}, "Player: 10 A 5 (sum 16)\nDealer: 10 7 (sum 17)\n"},
+		{"NChain-v0", nil, func(envpool.Env) {}, "[x][ ][ ][ ][ ]\n"},
+		{"Catch-v0", map[string]any{"height": 3, "width": 3}, func(e envpool.Env) {
+			c := e.(*Catch)
+			c.ballRow, c.ballCol, c.paddle = 1, 0, 1
+		}, "...\no..\n.=.\n"},
+	} {
+		env, _ := newEnv(t, c.id, c.opts, 1)
+		env.Reset()
+		c.set(env)
+		got, err := env.(envpool.TextRenderer).RenderText()
+		if err != nil || got != c.want {
+			t.Errorf("%s:\n%q (%v)\nwant\n%q", c.id, got, err, c.want)
 		}
-		return s
-	}
-	lake, _ := newEnv(t, "FrozenLake-v1", map[string]any{"is_slippery": false}, 1)
-	lake.Reset()
-	if got, want := text(lake), "\n\x1b[41mS\x1b[0mFFF\nFHFH\nFFFH\nHFFG\n"; got != want {
-		t.Errorf("lake at reset:\n%q\nwant\n%q", got, want)
-	}
-	lake.Step([]float32{1})
-	if got, want := text(lake), "  (Down)\nSFFF\n\x1b[41mF\x1b[0mHFH\nFFFH\nHFFG\n"; got != want {
-		t.Errorf("lake after Down:\n%q\nwant\n%q", got, want)
-	}
-	taxi, _ := newEnv(t, "Taxi-v3", nil, 1)
-	taxi.Reset()
-	taxi.(*Taxi).s = taxiEncode(2, 1, 0, 3) // taxi at (2, 1), passenger at R, going to B
-	want := "+---------+\n" +
-		"|\x1b[34;1mR\x1b[0m: | : :G|\n" +
-		"| : | : : |\n" +
-		"| :\x1b[43m \x1b[0m: : : |\n" +
-		"| | : | : |\n" +
-		"|Y| : |\x1b[35mB\x1b[0m: |\n" +
-		"+---------+\n\n"
-	if got := text(taxi); got != want {
-		t.Errorf("taxi:\n%q\nwant\n%q", got, want)
-	}
-	taxi.(*Taxi).s = taxiEncode(2, 1, 4, 3)
-	taxi.Step([]float32{0}) // south, passenger aboard
-	want = "+---------+\n" +
-		"|R: | : :G|\n" +
-		"| : | : : |\n" +
-		"| : : : : |\n" +
-		"| |\x1b[42m_\x1b[0m: | : |\n" +
-		"|Y| : |\x1b[35mB\x1b[0m: |\n" +
-		"+---------+\n  (South)\n"
-	if got := text(taxi); got != want {
-		t.Errorf("taxi with the passenger:\n%q\nwant\n%q", got, want)
-	}
-	cliff, _ := newEnv(t, "CliffWalking-v1", nil, 1)
-	cliff.Reset()
-	cliff.Step([]float32{0})
-	want = "o  o  o  o  o  o  o  o  o  o  o  o\n" +
-		"o  o  o  o  o  o  o  o  o  o  o  o\n" +
-		"x  o  o  o  o  o  o  o  o  o  o  o\n" +
-		"o  C  C  C  C  C  C  C  C  C  C  T\n\n"
-	if got := text(cliff); got != want {
-		t.Errorf("cliff:\n%s\nwant\n%s", got, want)
-	}
-	bj, _ := newEnv(t, "Blackjack-v1", nil, 1)
-	b := bj.(*Blackjack)
-	b.player, b.dealer, b.over = []int{1, 6}, []int{10, 7}, false
-	if got, want := text(bj), "Player: A 6 (sum 17, usable ace)\nDealer: 10 ?\n"; got != want {
-		t.Errorf("blackjack:\n%q\nwant\n%q", got, want)
-	}
-	nc, _ := newEnv(t, "NChain-v0", nil, 1)
-	nc.Reset()
-	if got := text(nc); got != "[x][ ][ ][ ][ ]\n" {
-		t.Errorf("nchain: %q", got)
-	}
-	catch, _ := newEnv(t, "Catch-v0", map[string]any{"height": 3, "width": 3}, 1)
-	c := catch.(*Catch)
-	c.ballRow, c.ballCol, c.paddle = 1, 0, 1
-	if got := text(catch); got != "...\no..\n.=.\n" {
-		t.Errorf("catch: %q", got)
 	}
 }
 
