@@ -398,6 +398,12 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 		act["kind"], act["shape"], act["dtype"] = "box", s.ActionSpace.Shape, "float32"
 		act["low"], act["high"] = bounds(s.ActionSpace.Low), bounds(s.ActionSpace.High)
 	}
+	obsShape, obsLow, obsHigh := s.ObsSpace.Shape, bounds(s.ObsSpace.Low), bounds(s.ObsSpace.High)
+	if s.ObsSpace.Kind == envpool.Discrete {
+		// A discrete state (the toy-text tasks' default) is one value in [0, n): a
+		// scalar per env, as EnvPool's observation is.
+		obsShape, obsLow, obsHigh = []int{}, 0.0, float64(s.ObsSpace.N-1)
+	}
 	var threshold any
 	if s.HasRewardThreshold() {
 		threshold = s.RewardThreshold
@@ -421,10 +427,10 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 	m := map[string]any{
 		"task_id":                s.TaskID,
 		"family":                 family,
-		"obs_shape":              s.ObsSpace.Shape,
+		"obs_shape":              obsShape,
 		"obs_dtype":              s.ObsSpace.DType.String(),
-		"obs_low":                bounds(s.ObsSpace.Low),
-		"obs_high":               bounds(s.ObsSpace.High),
+		"obs_low":                obsLow,
+		"obs_high":               obsHigh,
 		"obs_layout":             layout,
 		"action_space":           act,
 		"info_keys":              infoKeys,

@@ -7,4 +7,5 @@ import (
 	_ "github.com/rlpool/rlpool/envs/classic"    // CartPole, Acrobot, MountainCar, Pendulum
 	_ "github.com/rlpool/rlpool/envs/mujoco"     // Gymnasium's MuJoCo tasks, v4 and v5 (needs libmujoco2.2.2 at run time)
 	_ "github.com/rlpool/rlpool/envs/mujoco/dmc" // the DeepMind Control Suite, <Domain><Task>-v1 (libmujoco2.2.2 too)
+	_ "github.com/rlpool/rlpool/envs/toytext"    // FrozenLake, Taxi, CliffWalking, Blackjack, Catch, NChain
 )
