@@ -161,13 +161,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		more = append(more, opts.own)
 	}
 	err := envs.DecodeOptions(family, &bo, more...)
-	if !bo.FromPixels {
-		for _, k := range option.Keys(&po) {
-			if _, given := family[k]; given {
-				err = errors.Join(err, fmt.Errorf("option %s: takes effect only with from_pixels = true", k))
-			}
-		}
-	}
+	err = errors.Join(err, mujoco.PixelOnly(family, bo.FromPixels, option.Keys(&po)))
 	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: %w", d.id(), err)
 	}
@@ -180,7 +174,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		return envpool.Spec{}, nil, err
 	}
 	if pix.size > 0 {
-		if err := loadPixelRenderer(); err != nil {
+		if err := mujoco.LoadPixelRenderer(); err != nil {
 			return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: from_pixels: %w", d.id(), err)
 		}
 	}
