@@ -219,11 +219,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 func (e *Env) observeState(o []float32) {
 	e.t.b.observe(e, o)
 	if e.fault != FaultNone {
-		for i, v := range o {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				o[i] = 0
-			}
-		}
+		ZeroNonFinite(o)
 	}
 }
 

@@ -3,6 +3,7 @@ package mujoco
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 )
 
@@ -149,5 +150,15 @@ func (px *PixelStack) Close() {
 	if px != nil && px.r != nil {
 		px.r.Close()
 		px.r = nil
+	}
+}
+
+// ZeroNonFinite writes 0 over the NaN and infinite values of an observation, so that a
+// learner bootstrapping from the last observation of a faulted episode is not poisoned.
+func ZeroNonFinite(o []float32) {
+	for i, v := range o {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			o[i] = 0
+		}
 	}
 }
