@@ -16,7 +16,8 @@
 // warnings, after which MuJoCo silently resets the data) inside one env ends that env's
 // episode as truncated, with the "error" info column saying why; it never stops the
 // process. Envs draw their own pictures (FrameRGBA) with MuJoCo's renderer on an
-// offscreen OSMesa context (render.go).
+// offscreen OSMesa context (render.go), and with EnvPool's from_pixels observe them,
+// stacked with frame_stack (stack.go, pixels.go).
 package mujoco
 
 import (
