@@ -663,6 +663,7 @@ func TestObservationOptionErrors(t *testing.T) {
 		{"Ant-v4", "option pixels_size: takes effect only with from_pixels = true", map[string]any{"pixels_size": 64}},
 		{"Swimmer-v5", "option camera_id: takes effect only with from_pixels = true", map[string]any{"camera_id": 0}},
 		{"Pusher-v4", "option from_pixels", map[string]any{"from_pixels": "yes"}},
+		{"Reacher-v4", "option camera_id = 0: the model has no cameras", map[string]any{"from_pixels": true, "camera_id": 0}},
 	} {
 		_, _, err := envs.MakeEnv(c.id, c.opts, 0)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.id) {

@@ -47,7 +47,10 @@ func (oo obsOptions) check(m *Model) error {
 	if !oo.FromPixels {
 		return nil
 	}
-	if ncam := m.Size("ncam"); oo.CameraID >= ncam {
+	switch ncam := m.Size("ncam"); {
+	case oo.CameraID >= ncam && ncam == 0:
+		return fmt.Errorf("option camera_id = %d: the model has no cameras; use -1, the default view", oo.CameraID)
+	case oo.CameraID >= ncam:
 		return fmt.Errorf("option camera_id = %d: the model has %d cameras; use -1 (the default view) or 0 to %d", oo.CameraID, ncam, ncam-1)
 	}
 	if err := LoadPixelRenderer(); err != nil {

@@ -8,30 +8,24 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 )
 
-// chw turns an HWC picture into three planes, the layout of pixel observations.
-func chw(hwc []uint8) []uint8 {
-	n := len(hwc) / 3
-	out := make([]uint8, len(hwc))
-	for i := range n {
-		for c := range 3 {
-			out[c*n+i] = hwc[3*i+c]
-		}
-	}
-	return out
-}
-
 // TestPixelObservationsGym: with from_pixels the observation is uint8 (3k, n, n); a
 // reset fills every slot with its picture; each step shifts the stack by one picture
 // along the channels; the newest picture is Render's view of the state drawn at n x n,
 // for the reset and three steps (EnvPool's check); rewards, endings and info columns
 // are the state task's, value for value. Ant-v4 draws from its track camera,
-// Reacher-v5 from a free camera aimed at the geoms' median.
+// Reacher-v5 from a free camera aimed at the geoms' median; with camera_id 1
+// Humanoid-v4 draws from the model's second camera, not its track camera (0).
 func TestPixelObservationsGym(t *testing.T) {
+	const size, stack = 48, 3
 	requireOSMesa(t)
-	for _, id := range []string{"Ant-v4", "Reacher-v5"} {
+	cameras := map[string]int{"Ant-v4": -1, "Reacher-v5": -1, "Humanoid-v4": 1}
+	for id, camera := range cameras {
 		t.Run(id, func(t *testing.T) {
-			const size, stack = 48, 3
-			e, spec := makeEnv(t, id, map[string]any{"from_pixels": true, "pixels_size": size, "frame_stack": stack}, 5)
+			opts := map[string]any{"from_pixels": true, "pixels_size": size, "frame_stack": stack}
+			if camera >= 0 {
+				opts["camera_id"] = camera
+			}
+			e, spec := makeEnv(t, id, opts, 5)
 			s, sspec := makeEnv(t, id, nil, 5)
 			if spec.ObsSpace.DType != envpool.Uint8 || !slices.Equal(spec.ObsSpace.Shape, []int{3 * stack, size, size}) {
 				t.Fatalf("pixel space %v %v, want uint8 [9 48 48]", spec.ObsSpace.DType, spec.ObsSpace.Shape)
@@ -53,11 +47,18 @@ func TestPixelObservationsGym(t *testing.T) {
 				t.Helper()
 				e.Observe(envpool.Obs{U8: obs}, info)
 				hwc := make([]uint8, n)
-				if err := ref.RenderRGB(e.d, e.renderView(), hwc); err != nil {
+				view := e.renderView()
+				if camera >= 0 {
+					view = FixedView(camera)
+				}
+				if err := ref.RenderRGB(e.d, view, hwc); err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(obs[(stack-1)*n:], chw(hwc)) {
-					t.Fatalf("%s: the newest picture is not Render's view drawn at %dx%d", when, size, size)
+				newest, plane := obs[(stack-1)*n:], n/3
+				for i, v := range hwc { // pixel i/3's channel i%3 is in plane i%3
+					if newest[(i%3)*plane+i/3] != v {
+						t.Fatalf("%s: the newest picture is not camera %d's view drawn at %dx%d", when, camera, size, size)
+					}
 				}
 				_, sinfo := observe(s, sspec)
 				if !slices.Equal(info, sinfo) {
