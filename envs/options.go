@@ -53,6 +53,22 @@ func (o *FamilyOptions) Decode(key string, dst any) bool {
 	return true
 }
 
+// DecodeStruct reads the keys of dst, a pointer to a tagged options struct (as
+// DecodeOptions takes), from the table: options that several tasks share as a group
+// (mujoco's pixel options) are declared once with their ranges and help.
+func (o *FamilyOptions) DecodeStruct(dst any) {
+	sub := map[string]any{}
+	for _, k := range option.Keys(dst) {
+		o.used[k] = true
+		if v, ok := o.m[k]; ok {
+			sub[k] = v
+		}
+	}
+	if err := optionDecoder.Decode(sub, dst); err != nil {
+		o.errs = append(o.errs, err)
+	}
+}
+
 // Float reads a number option, or def when absent.
 func (o *FamilyOptions) Float(key string, def float64) float64 { return read(o, key, def) }
 

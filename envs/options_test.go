@@ -63,3 +63,25 @@ func TestFamilyOptions(t *testing.T) {
 		t.Errorf("no options: %v", err)
 	}
 }
+
+// DecodeStruct reads a tagged struct's keys with their ranges, leaves absent keys at
+// their defaults, and counts the struct's keys as known.
+func TestFamilyOptionsDecodeStruct(t *testing.T) {
+	type group struct {
+		Size  int  `toml:"size" range:"[1,10]"`
+		Stack int  `toml:"stack" range:"[1,4]"`
+		Fast  bool `toml:"fast"`
+	}
+	o := NewFamilyOptions(map[string]any{"size": int64(5), "stack": int64(0), "other": 1})
+	g := group{Size: 3, Stack: 2}
+	o.DecodeStruct(&g)
+	if g.Size != 5 || g.Fast {
+		t.Errorf("decoded %+v, want size 5 and fast at its default", g)
+	}
+	err := o.Err()
+	for _, w := range []string{"option stack = 0 is out of range", "unknown option other: this task takes: fast, size, stack"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+}

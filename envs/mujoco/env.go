@@ -16,7 +16,8 @@
 // warnings, after which MuJoCo silently resets the data) inside one env ends that env's
 // episode as truncated, with the "error" info column saying why; it never stops the
 // process. Envs draw their own pictures (FrameRGBA) with MuJoCo's renderer on an
-// offscreen OSMesa context (render.go).
+// offscreen OSMesa context (render.go), and with EnvPool's from_pixels observe them,
+// stacked with frame_stack (stack.go, pixels.go).
 package mujoco
 
 import (
@@ -66,6 +67,7 @@ type task struct {
 	frameSkip int
 	dt        float64
 	spec      envpool.Spec
+	obs       obsOptions // pixels and frame stacking (stack.go)
 }
 
 // Env is one MuJoCo task instance: a shared read-only Model, its own mjData and its own
@@ -85,6 +87,9 @@ type Env struct {
 	lastFaultMsg string
 
 	frames *envFrames // recorded frames' renderer (render_env.go), made at the first frame
+
+	pix    *PixelStack          // pixel observations (stack.go), nil for state ones
+	states *FrameStack[float32] // stacked state observations, nil without frame_stack
 }
 
 func newEnv(t *task, seed int64) (*Env, error) {
@@ -99,6 +104,10 @@ func newEnv(t *task, seed int64) (*Env, error) {
 		rng:  rand.New(rand.NewPCG(uint64(seed), 0x6d756a6f636f)), // "mujoco"
 		info: make([]float64, len(t.spec.InfoKeys)),
 	}
+	if err := e.newObsStacks(); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -110,8 +119,14 @@ func (e *Env) Data() *Data { return e.d }
 func (e *Env) LastFault() (int, string) { return e.lastFault, e.lastFaultMsg }
 
 // Reset implements envpool.Env: mj_resetData, the task's reset noise, then mj_forward.
-// A MuJoCo error here makes the next Step end the episode at once as truncated.
+// A MuJoCo error here makes the next Step end the episode at once as truncated. An env
+// that stacks observations fills its stack with the reset's.
 func (e *Env) Reset() {
+	e.reset()
+	e.pushObs(true)
+}
+
+func (e *Env) reset() {
 	e.fault, e.faultMsg = FaultNone, ""
 	clear(e.info)
 	defer e.recoverFault(nil)
@@ -121,8 +136,23 @@ func (e *Env) Reset() {
 }
 
 // Step implements envpool.Env. A MuJoCo error or an unstable simulation returns
-// Truncated with the "error" info column set, instead of stopping the process.
-func (e *Env) Step(action []float32) (res envpool.StepResult) {
+// Truncated with the "error" info column set, instead of stopping the process. An env
+// that stacks observations adds the step's to its stack; a picture that cannot be drawn
+// also ends the episode as truncated.
+func (e *Env) Step(action []float32) envpool.StepResult {
+	res := e.step(action)
+	if e.pix == nil && e.states == nil {
+		return res
+	}
+	ok := e.fault == FaultNone
+	e.pushObs(false)
+	if ok && e.fault != FaultNone {
+		return e.faultResult()
+	}
+	return res
+}
+
+func (e *Env) step(action []float32) (res envpool.StepResult) {
 	if e.fault != FaultNone {
 		return e.faultResult()
 	}
@@ -168,27 +198,37 @@ func (e *Env) faultResult() envpool.StepResult {
 	return envpool.StepResult{Truncated: true}
 }
 
-// Observe implements envpool.Env. After a fault, non-finite values are written as 0 so
-// a learner bootstrapping from the final observation is not poisoned.
+// Observe implements envpool.Env: the state, or the stacked states or pictures. After
+// a fault, non-finite state values are written as 0 so a learner bootstrapping from the
+// final observation is not poisoned.
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
-	o := obs.F32
-	e.t.b.observe(e, o)
-	if e.fault != FaultNone {
-		for i, v := range o {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				o[i] = 0
-			}
-		}
+	switch {
+	case e.pix != nil:
+		e.pix.Observe(obs.U8)
+	case e.states != nil:
+		e.states.Observe(obs.F32)
+	default:
+		e.observeState(obs.F32)
 	}
 	for i, v := range e.info {
 		info[i] = float32(v)
 	}
 }
 
-// Close implements io.Closer: it frees the env's mjData and frame renderer. The
-// shared model stays.
+// observeState writes the task's observation of the current state, non-finite values
+// as 0 after a fault.
+func (e *Env) observeState(o []float32) {
+	e.t.b.observe(e, o)
+	if e.fault != FaultNone {
+		ZeroNonFinite(o)
+	}
+}
+
+// Close implements io.Closer: it frees the env's mjData and renderers. The shared
+// model stays.
 func (e *Env) Close() error {
 	e.closeFrames()
+	e.closeObsStacks()
 	return e.d.Close()
 }
 

@@ -646,3 +646,28 @@ func TestPoolThreadsDoNotChangeTrajectories(t *testing.T) {
 		}
 	}
 }
+
+// TestObservationOptionErrors: bad pixel and stacking options are errors naming the
+// option, on v4 and v5 tasks alike.
+func TestObservationOptionErrors(t *testing.T) {
+	requireMuJoCo(t)
+	type bad struct {
+		id, want string
+		opts     map[string]any
+	}
+	for _, c := range []bad{
+		{"Ant-v4", "option pixels_size = 0 is out of range", map[string]any{"from_pixels": true, "pixels_size": 0}},
+		{"Ant-v5", "option frame_stack = 0 is out of range", map[string]any{"frame_stack": 0}},
+		{"Hopper-v4", "option camera_id = 7: the model has 1 cameras", map[string]any{"from_pixels": true, "camera_id": 7}},
+		{"Reacher-v5", "option camera_id = -2 is out of range", map[string]any{"from_pixels": true, "camera_id": -2}},
+		{"Ant-v4", "option pixels_size: takes effect only with from_pixels = true", map[string]any{"pixels_size": 64}},
+		{"Swimmer-v5", "option camera_id: takes effect only with from_pixels = true", map[string]any{"camera_id": 0}},
+		{"Pusher-v4", "option from_pixels", map[string]any{"from_pixels": "yes"}},
+		{"Reacher-v4", "option camera_id = 0: the model has no cameras", map[string]any{"from_pixels": true, "camera_id": 0}},
+	} {
+		_, _, err := envs.MakeEnv(c.id, c.opts, 0)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.id) {
+			t.Errorf("%s %v: error %v, want one naming the task and %q", c.id, c.opts, err, c.want)
+		}
+	}
+}

@@ -86,6 +86,7 @@ func TaskIDs() []string {
 func (d taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, error) {
 	o := newOptions(family)
 	b, file := d.configure(o)
+	obs := o.observation()
 	if file == "" {
 		file = d.asset
 	}
@@ -110,15 +111,17 @@ func (d taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, er
 	if err := checkCamera(b, m); err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("mujoco: %s: %w", d.id, err)
 	}
+	if err := obs.check(m); err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("mujoco: %s: %w", d.id, err)
+	}
 	low, high := make([]float32, m.NU), make([]float32, m.NU)
 	for i := range m.NU {
 		low[i], high[i] = float32(m.CtrlRange[2*i]), float32(m.CtrlRange[2*i+1])
 	}
-	inf := float32(math.Inf(1))
-	t := &task{b: b, model: m, frameSkip: frameSkip, dt: dt}
+	t := &task{b: b, model: m, frameSkip: frameSkip, dt: dt, obs: obs}
 	t.spec = envpool.Spec{
 		TaskID:          d.id,
-		ObsSpace:        envpool.UniformBox(-inf, inf, envpool.Float32, b.obsDim()),
+		ObsSpace:        obs.space(b.obsDim()),
 		ActionSpace:     envpool.BoxSpace(low, high),
 		MaxEpisodeSteps: d.maxEpisodeSteps,
 		FrameSkip:       frameSkip,

@@ -76,6 +76,12 @@ func (e *Env) FrameView() View {
 	if e.frames != nil {
 		return e.frames.view
 	}
+	return e.renderView()
+}
+
+// renderView is FrameView's choice for the current state, worked out afresh (pixel
+// observations draw each picture from it, as EnvPool does).
+func (e *Env) renderView() View {
 	if v, err := e.m.NamedView("track"); err == nil {
 		return v
 	}

@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+	"github.com/rlpool/rlpool/envs"
 )
 
 var updateRender = flag.Bool("update-render", false, "rewrite the reference pictures in testdata/ from this machine's renderer")
@@ -428,6 +429,9 @@ func TestMissingOSMesaNamesPackage(t *testing.T) {
 		if err := LoadOSMesa(); err != nil {
 			os.Stdout.WriteString("LOAD ERROR: " + err.Error() + "\n")
 		}
+		if _, _, err := envs.MakeEnv("Ant-v4", map[string]any{"from_pixels": true}, 0); err != nil {
+			os.Stdout.WriteString("MAKE ERROR: " + err.Error() + "\n")
+		}
 		return
 	}
 	requireMuJoCo(t)
@@ -440,6 +444,10 @@ func TestMissingOSMesaNamesPackage(t *testing.T) {
 	s := string(out)
 	if !strings.Contains(s, "LOAD ERROR:") || !strings.Contains(s, "apt-get install "+OSMesaPackage) || !strings.Contains(s, OSMesaLibraryEnv) {
 		t.Fatalf("error does not name the Debian package %s and %s:\n%s", OSMesaPackage, OSMesaLibraryEnv, s)
+	}
+	// Pixel observations need the renderer: make says so at once, naming the task.
+	if !strings.Contains(s, "MAKE ERROR: ") || !strings.Contains(s, "Ant-v4: from_pixels: mujoco: rendering") || strings.Count(s, "apt-get install "+OSMesaPackage) != 2 {
+		t.Fatalf("making Ant-v4 with from_pixels does not fail naming the task, the option and %s:\n%s", OSMesaPackage, s)
 	}
 }
 

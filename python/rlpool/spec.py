@@ -119,8 +119,10 @@ class EnvSpec:
         self.num_envs = raw["num_envs"]
         self.batch_size = raw["batch_size"]
         double = self.family in DOUBLE_FAMILIES
-        #: The dtype of the observations the pools return.
-        self.obs_dtype = np.dtype(np.float64) if double else np.dtype(raw["obs_dtype"])
+        #: The dtype of the observations the pools return; pictures (from_pixels) stay
+        #: uint8, as EnvPool's do.
+        pictures = raw["obs_dtype"] == "uint8"
+        self.obs_dtype = np.dtype(np.float64) if double and not pictures else np.dtype(raw["obs_dtype"])
         self._float = np.float64 if double else np.float32
         self._config = self._make_config(options or {})
 

@@ -89,3 +89,26 @@ def test_mujoco_picture_is_drawn():
             raise
         assert frames.shape == (2, 64, 96, 3)
         assert all(len(np.unique(f.reshape(-1, 3), axis=0)) > 10 for f in frames)
+
+
+def test_mujoco_pixel_observations():
+    """from_pixels: EnvPool's channel-first uint8 pictures, 84x84 and one per
+    observation by default; frame_stack stacks them along the channels, oldest first."""
+    try:
+        p = rlpool.make("Ant-v4", env_type="gymnasium", num_envs=2, from_pixels=True, frame_stack=3)
+    except RuntimeError as e:
+        if "osmesa" in str(e).lower():
+            pytest.skip("pixel observations need libOSMesa (package libosmesa6): %s" % e)
+        if "mujoco" in str(e).lower():
+            pytest.skip("MuJoCo task needs libmujoco.so.2.2.2 (package libmujoco2.2.2): %s" % e)
+        raise
+    with p:
+        assert p.observation_space.shape == (9, 84, 84) and p.observation_space.dtype == np.uint8
+        obs, _ = p.reset()
+        assert obs.shape == (2, 9, 84, 84) and obs.dtype == np.uint8
+        np.testing.assert_array_equal(obs[:, :3], obs[:, 6:])  # a reset fills every slot
+        assert np.unique(obs[0, :3].reshape(3, -1), axis=1).shape[1] > 10  # colours, not a blank
+        nxt = p.step(np.ones((2, 8), dtype=np.float32))[0]
+        np.testing.assert_array_equal(nxt[:, :6], obs[:, 3:])  # the stack shifts by a picture
+    with rlpool.make("Ant-v4", env_type="gymnasium", num_envs=1, from_pixels=True) as one:
+        assert one.observation_space.shape == (3, 84, 84)

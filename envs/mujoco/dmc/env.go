@@ -120,6 +120,10 @@ type task struct {
 	spec  envpool.Spec
 	opts  taskOptions
 	pix   pixelConfig // pixel observations (size 0: the state's)
+	// stateStack is frame_stack for state observations (1: none), frameLen one
+	// observation's length and frameLayout its fields, which observeStack stacks.
+	stateStack, frameLen int
+	frameLayout          []envpool.ObsField
 }
 
 // Env is one suite task instance. It owns a copy of the task's model (the suite's tasks
@@ -138,8 +142,9 @@ type Env struct {
 	fault    int
 	faultMsg string
 
-	pix    *pixels // pixel observations, when the task renders them
-	frames *frames // recordings' renderer, made at the first FrameRGBA
+	pix    *pixels                     // pixel observations, when the task renders them
+	states *mujoco.FrameStack[float32] // stacked state observations (frame_stack > 1)
+	frames *frames                     // recordings' renderer, made at the first FrameRGBA
 }
 
 // newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
@@ -158,6 +163,9 @@ func newEnv(t *task, seed int64) (*Env, error) {
 	e.logic, err = t.def.newLogic(e.p, t.opts)
 	if err == nil && t.pix.size > 0 {
 		e.pix, err = newPixels(e.p, t.pix)
+	}
+	if t.stateStack > 1 {
+		e.states = mujoco.NewFrameStack[float32](t.stateStack, t.frameLen)
 	}
 	if err != nil {
 		e.Close()
@@ -196,13 +204,30 @@ func (e *Env) Reset() {
 	if err != nil {
 		e.setFault(mujoco.FaultMuJoCo, err.Error())
 	}
+	e.pushState(true)
+}
+
+// pushState adds the current state's observation to the env's stack, when it stacks
+// states (fill: after a reset).
+func (e *Env) pushState(fill bool) {
+	if e.states != nil {
+		e.observeState(e.states.Slot())
+		e.states.Push(fill)
+	}
 }
 
 // Step implements envpool.Env: before_step, the control step (frame_skip physics steps
 // the suite's way), then reward and termination. It ends the episode at the task's time
-// limit (Truncated, discount 1) or at a terminal state (Terminated, discount 0). A MuJoCo
+// limit (Truncated, discount 1) or at a terminal state (Terminated, discount 0); an env
+// that stacks states adds the step's observation to its stack. A MuJoCo
 // error or instability ends it as truncated with the "error" info column set.
 func (e *Env) Step(action []float32) envpool.StepResult {
+	r := e.step(action)
+	e.pushState(false)
+	return r
+}
+
+func (e *Env) step(action []float32) envpool.StepResult {
 	if e.fault == mujoco.FaultNone && len(action) != e.p.M.NU {
 		e.setFault(mujoco.FaultBadAction, fmt.Sprintf("action has %d values; %s takes %d", len(action), e.t.spec.TaskID, e.p.M.NU))
 	}
@@ -253,18 +278,22 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	info[infoDiscount] = float32(e.discount)
 	info[infoStepType] = float32(e.stepType)
 	info[infoError] = float32(e.fault)
-	if e.pix != nil {
+	switch {
+	case e.pix != nil:
 		e.pix.observe(obs.U8)
-		return
+	case e.states != nil:
+		e.observeStack(obs.F32)
+	default:
+		e.observeState(obs.F32)
 	}
-	o := obs.F32
+}
+
+// observeState writes the task's observation of the current state, zeros in place of
+// non-finite values after a fault.
+func (e *Env) observeState(o []float32) {
 	e.logic.observe(e.p, o)
 	if e.fault != mujoco.FaultNone {
-		for i, v := range o {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				o[i] = 0
-			}
-		}
+		mujoco.ZeroNonFinite(o)
 	}
 }
 
@@ -276,4 +305,15 @@ func (e *Env) Close() error {
 	}
 	e.p.D.Close()
 	return e.p.M.Close()
+}
+
+// observeStack writes the stacked states field by field, as EnvPool stacks each entry
+// of the suite's observation dict: a field's frames, oldest first, then the next field.
+func (e *Env) observeStack(o []float32) {
+	at := 0
+	for _, f := range e.t.frameLayout {
+		for k := range e.states.Len() {
+			at += copy(o[at:at+f.Size], e.states.Frame(k)[f.Offset:f.Offset+f.Size])
+		}
+	}
 }

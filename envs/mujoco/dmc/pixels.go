@@ -3,7 +3,6 @@ package dmc
 import (
 	"fmt"
 	"image"
-	"os"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs/mujoco"
@@ -15,33 +14,9 @@ import (
 // at pixels_size x pixels_size (84), the last frame_stack pictures (3) stacked along
 // the channel axis. The observation is uint8 (3*frame_stack, size, size), channels
 // first, oldest picture first; after a reset the first picture fills every slot.
-// Rewards, discounts and step types stay the state task's.
-//
-// Each env draws with its own Renderer (MuJoCo's renderer on an OSMesa context, see
-// envs/mujoco), from the pool's worker goroutine; the process draws one picture at a
-// time (OSMesa is not thread-safe), so pictures do not gain from more workers. Pictures use a 1024-texel shadow
-// map and no multisampling: at 84x84 that is several times cheaper than the model's
-// settings and differs only in jagged edges. With pixels_fast = true they also leave
-// out shadows and the floor's reflections, about four times cheaper again on Mesa's
-// llvmpipe, at the price of pictures that differ from the suite's in those two.
-
-// loadPixelRenderer loads libOSMesa for pixel observations. Unless the user chose
-// otherwise, it asks Mesa's llvmpipe for one rasteriser thread per context: with one
-// context per env, the default of one per core makes a crowd of threads that mostly
-// wait.
-func loadPixelRenderer() error {
-	if os.Getenv("LP_NUM_THREADS") == "" {
-		os.Setenv("LP_NUM_THREADS", "1")
-	}
-	return mujoco.LoadOSMesa()
-}
-
-// pixelOptions are the renderer settings of pixel observations, and fastPixelOptions
-// those of pixels_fast.
-var (
-	pixelOptions     = mujoco.RenderOptions{ShadowSize: 1024, Samples: -1}
-	fastPixelOptions = mujoco.RenderOptions{Samples: -1, NoShadows: true, NoReflections: true}
-)
+// Rewards, discounts and step types stay the state task's. The rendering and stacking
+// are the mujoco package's (mujoco.PixelStack, shared with the Gymnasium tasks), and so
+// are the renderer settings: pixels_fast = true leaves out shadows and reflections.
 
 // pixelConfig is a task's pixel options (size 0: state observations).
 type pixelConfig struct {
@@ -52,17 +27,11 @@ type pixelConfig struct {
 // channels is the observation's channel count.
 func (c pixelConfig) channels() int { return 3 * c.stack }
 
-// frameLen is the byte size of one picture.
-func (c pixelConfig) frameLen() int { return 3 * c.size * c.size }
-
-// pixels is one env's pixel observation state: its renderer and the last pictures, a
-// ring of stack frames in HWC order as the renderer writes them.
+// pixels is one env's pixel observation state: the shared picture stack and the
+// camera it draws from.
 type pixels struct {
-	cfg  pixelConfig
-	r    *mujoco.Renderer
+	*mujoco.PixelStack
 	view mujoco.View
-	ring [][]uint8
-	next int // the ring slot the next picture goes to
 }
 
 func newPixels(p *Physics, cfg pixelConfig) (*pixels, error) {
@@ -70,54 +39,23 @@ func newPixels(p *Physics, cfg pixelConfig) (*pixels, error) {
 	if cfg.camera >= ncam {
 		return nil, fmt.Errorf("dmc: camera_id %d: the model has %d cameras (0 to %d)", cfg.camera, ncam, ncam-1)
 	}
-	o := pixelOptions
-	if cfg.fast {
-		o = fastPixelOptions
-	}
-	r, err := mujoco.NewRendererWith(p.M, cfg.size, cfg.size, o)
+	px, err := mujoco.NewPixelStack(p.M, cfg.size, cfg.size, cfg.stack, cfg.fast)
 	if err != nil {
 		return nil, err
 	}
-	px := &pixels{cfg: cfg, r: r, view: mujoco.FixedView(cfg.camera), ring: make([][]uint8, cfg.stack)}
-	for i := range px.ring {
-		px.ring[i] = make([]uint8, cfg.frameLen())
-	}
-	return px, nil
+	return &pixels{PixelStack: px, view: mujoco.FixedView(cfg.camera)}, nil
 }
 
-// capture draws the current state into the next ring slot; after a reset (fill) the
-// picture is copied into every slot.
-func (px *pixels) capture(d *mujoco.Data, fill bool) error {
-	slot := px.ring[px.next]
-	if err := px.r.RenderRGB(d, px.view, slot); err != nil {
-		return err
-	}
-	px.next = (px.next + 1) % len(px.ring)
-	if fill {
-		for _, f := range px.ring {
-			copy(f, slot)
-		}
-	}
-	return nil
-}
+// capture draws the current state into the stack; after a reset (fill) the picture
+// fills every slot.
+func (px *pixels) capture(d *mujoco.Data, fill bool) error { return px.Capture(d, px.view, fill) }
 
 // observe writes the stacked pictures, oldest first, each as three planes (R, G, B).
-func (px *pixels) observe(obs []uint8) {
-	n := px.cfg.size * px.cfg.size
-	for k := range px.ring {
-		f := px.ring[(px.next+k)%len(px.ring)]
-		planes := obs[k*3*n : (k+1)*3*n]
-		for i := range n {
-			planes[i] = f[3*i]
-			planes[n+i] = f[3*i+1]
-			planes[2*n+i] = f[3*i+2]
-		}
-	}
-}
+func (px *pixels) observe(obs []uint8) { px.Observe(obs) }
 
 func (px *pixels) close() {
-	if px != nil && px.r != nil {
-		px.r.Close()
+	if px != nil {
+		px.Close()
 	}
 }
 

@@ -70,7 +70,7 @@ func TestPixelObservations(t *testing.T) {
 		t.Errorf("ten steps of random actions left the picture unchanged")
 	}
 	// The newest picture is camera 0's view of the state, channels as planes.
-	r, err := mujoco.NewRendererWith(e.Physics().M, 48, 48, pixelOptions)
+	r, err := mujoco.NewRendererWith(e.Physics().M, 48, 48, mujoco.PixelRenderOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestEveryDomainFrames(t *testing.T) {
 		id := d.id()
 		e, _ := makeEnv(t, id, nil, 1)
 		e.Reset()
-		r, err := mujoco.NewRendererWith(e.Physics().M, 64, 64, fastPixelOptions)
+		r, err := mujoco.NewRendererWith(e.Physics().M, 64, 64, mujoco.FastPixelRenderOptions)
 		if err == nil {
 			err = r.RenderRGB(e.Physics().D, mujoco.FixedView(0), pic)
 			r.Close()

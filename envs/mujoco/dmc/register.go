@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,11 +54,12 @@ type buildOptions struct {
 	FromPixels bool `toml:"from_pixels" help:"observe rendered pictures instead of the state"`
 }
 
-// pictureOptions are the options of pixel observations: every task takes them, and they
-// mean something only with from_pixels.
+// pictureOptions are the options of pixel observations: every task takes them, and all
+// but frame_stack, which also stacks state observations, mean something only with
+// from_pixels.
 type pictureOptions struct {
 	PixelsSize int  `toml:"pixels_size" range:"[1,1024]" help:"the pictures' side in pixels"`
-	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"pictures per observation"`
+	FrameStack int  `toml:"frame_stack" range:"[1,16]" help:"pictures per observation (3), or states without from_pixels (1)"`
 	CameraID   int  `toml:"camera_id" range:"[0,inf)" help:"the camera to render from"`
 	PixelsFast bool `toml:"pixels_fast" help:"render without shadows or reflections (faster)"`
 }
@@ -161,13 +163,12 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		more = append(more, opts.own)
 	}
 	err := envs.DecodeOptions(family, &bo, more...)
-	if !bo.FromPixels {
-		for _, k := range option.Keys(&po) {
-			if _, given := family[k]; given {
-				err = errors.Join(err, fmt.Errorf("option %s: takes effect only with from_pixels = true", k))
-			}
-		}
+	// frame_stack also stacks states, as EnvPool's does; its default there is 1.
+	stateStack := 1
+	if _, given := family["frame_stack"]; given && !bo.FromPixels {
+		stateStack = po.FrameStack
 	}
+	err = errors.Join(err, mujoco.PixelOnly(family, bo.FromPixels, slices.DeleteFunc(option.Keys(&po), func(k string) bool { return k == "frame_stack" })))
 	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: %w", d.id(), err)
 	}
@@ -180,7 +181,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		return envpool.Spec{}, nil, err
 	}
 	if pix.size > 0 {
-		if err := loadPixelRenderer(); err != nil {
+		if err := mujoco.LoadPixelRenderer(); err != nil {
 			return envpool.Spec{}, nil, fmt.Errorf("dmc: %s: from_pixels: %w", d.id(), err)
 		}
 	}
@@ -193,7 +194,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		return envpool.Spec{}, nil, err
 	}
 	t := &task{def: d, model: m, nSub: frameSkip, limit: TimeLimit, opts: opts, pix: pix}
-	probe, err := newEnv(t, 0)
+	probe, err := newEnv(t, 0) // a state env without stacks, to learn the layout
 	if err != nil {
 		return envpool.Spec{}, nil, err
 	}
@@ -214,6 +215,10 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	}
 	inf := float32(math.Inf(1))
 	obsSpace := envpool.UniformBox(-inf, inf, envpool.Float32, n)
+	if stateStack > 1 {
+		t.stateStack, t.frameLen, t.frameLayout = stateStack, n, layout
+		obsSpace, layout = envpool.UniformBox(-inf, inf, envpool.Float32, stateStack*n), stackedLayout(layout, stateStack)
+	}
 	if pix.size > 0 {
 		obsSpace, layout = envpool.UniformBox(0, 255, envpool.Uint8, pix.channels(), pix.size, pix.size), nil
 	}
@@ -230,4 +235,14 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
+}
+
+// stackedLayout is the layout of k stacked observations of layout: each field's k
+// frames together, in the field order (see Env.observeStack).
+func stackedLayout(layout []envpool.ObsField, k int) []envpool.ObsField {
+	out := make([]envpool.ObsField, len(layout))
+	for i, f := range layout {
+		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size}
+	}
+	return out
 }
