@@ -109,6 +109,11 @@ type Spec struct {
 	// (Renderer) play at the speed of the task's own clock, one picture per env step
 	// (Gymnasium's metadata["render_fps"]); 0 when the family does not say.
 	RenderFPS float64
+	// RenderWidth and RenderHeight are the size of a picture for people when the caller
+	// asks for none (EnvPool's render() default: Gymnasium's screen for classic
+	// control, the console's 160 x 210 for Atari, 480 x 480 for MuJoCo); 0 when the
+	// family does not say, and the picture's own size applies.
+	RenderWidth, RenderHeight int
 	// ObsLayout, when set, names consecutive slices of the flat observation: a task whose
 	// observation is an ordered dict (the control suite's "position", "velocity", ...)
 	// is flattened in that order for the learners, and the layout says where each entry is.

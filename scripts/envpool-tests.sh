@@ -73,7 +73,14 @@ regs=(envpool/atari/registration.py envpool/classic_control/registration.py
 git -C "$mirror" archive "$tag" "${files[@]}" "${regs[@]}" | tar -x -C "$work"
 cp "$shim/conftest.py" "$work/conftest.py"
 mkdir -p "$work/envpool_base/atari"
-if [ -n "${RLPOOL_ROMS:-}" ]; then ln -s "$RLPOOL_ROMS" "$work/envpool_base/atari/roms"; else mkdir "$work/envpool_base/atari/roms"; fi
+# EnvPool's roms folder holds only the game images: link the .bin files alone (a ROM
+# folder may also hold an MD5SUMS or a README, which EnvPool would read as games).
+mkdir "$work/envpool_base/atari/roms"
+if [ -n "${RLPOOL_ROMS:-}" ]; then
+  for rom in "$RLPOOL_ROMS"/*.bin; do
+    [ -e "$rom" ] && ln -s "$rom" "$work/envpool_base/atari/roms/"
+  done
+fi
 
 # Whole files that are not run: deselect.tsv lines whose node id has no "::".
 ignore=()

@@ -17,9 +17,10 @@ import (
 	"github.com/rlpool/rlpool/internal/render"
 )
 
-// rlp_render_size writes the width and height of env env_id's picture, as the env
-// draws it, to out_wh[0] and out_wh[1]: the frame size rlp_render gives when asked for
-// no other. The env is drawn once to learn it. Returns 0 or -1.
+// rlp_render_size writes the frame size rlp_render gives when asked for no other to
+// out_wh[0] and out_wh[1] (width, height): the task's default picture size
+// (Spec.RenderWidth and RenderHeight, EnvPool's defaults), else the size env env_id
+// draws, learnt by drawing it once. Returns 0 or -1.
 //
 //export rlp_render_size
 func rlp_render_size(hid C.int64_t, envID C.int32_t, outWH *C.int32_t) (ret C.int) {
@@ -42,6 +43,9 @@ func rlp_render_size(hid C.int64_t, envID C.int32_t, outWH *C.int32_t) (ret C.in
 			return err
 		}
 		wh[0], wh[1] = int32(img.Bounds().Dx()), int32(img.Bounds().Dy())
+		if h.spec.RenderWidth > 0 && h.spec.RenderHeight > 0 {
+			wh[0], wh[1] = int32(h.spec.RenderWidth), int32(h.spec.RenderHeight)
+		}
 		return nil
 	}))
 }

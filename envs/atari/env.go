@@ -204,6 +204,7 @@ func (c EnvConfig) Spec(taskID string, g Game) envpool.Spec {
 		InfoKeys:        append([]string(nil), InfoKeys...),
 		RewardThreshold: math.NaN(),
 		RenderFPS:       FrameRate / float64(c.FrameSkip), // one picture per env step
+		RenderWidth:     160, RenderHeight: 210,           // the console's own pixels (Render draws them two wide)
 	}
 }
 

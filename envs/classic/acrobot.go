@@ -28,7 +28,7 @@ func acrobotSpec() envpool.Spec {
 	for i, h := range hi {
 		lo[i] = -h
 	}
-	return envpool.Spec{ObsSpace: envpool.BoxSpace(lo, hi), ActionSpace: envpool.DiscreteSpace(3)}
+	return envpool.Spec{ObsSpace: envpool.BoxSpace(lo, hi), ActionSpace: envpool.DiscreteSpace(3), RenderWidth: 500, RenderHeight: 500}
 }
 
 // Acrobot is Acrobot-v1: swing a two-link chain's tip above a line by torquing the elbow.

@@ -25,7 +25,7 @@ func cartPoleSpec() envpool.Spec {
 	f32max := float32(math.MaxFloat32)
 	hi := []float32{float32(cpXLim * 2), f32max, float32(cpThetaLim * 2), f32max}
 	lo := []float32{-hi[0], -hi[1], -hi[2], -hi[3]}
-	return envpool.Spec{ObsSpace: envpool.BoxSpace(lo, hi), ActionSpace: envpool.DiscreteSpace(2)}
+	return envpool.Spec{ObsSpace: envpool.BoxSpace(lo, hi), ActionSpace: envpool.DiscreteSpace(2), RenderWidth: 600, RenderHeight: 400}
 }
 
 // CartPole is CartPole-v1: push a cart left or right to keep a pole upright.

@@ -21,11 +21,11 @@ func mountainCarObsSpace() envpool.Space {
 }
 
 func mountainCarSpec() envpool.Spec {
-	return envpool.Spec{ObsSpace: mountainCarObsSpace(), ActionSpace: envpool.DiscreteSpace(3)}
+	return envpool.Spec{ObsSpace: mountainCarObsSpace(), ActionSpace: envpool.DiscreteSpace(3), RenderWidth: 600, RenderHeight: 400}
 }
 
 func mountainCarContinuousSpec() envpool.Spec {
-	return envpool.Spec{ObsSpace: mountainCarObsSpace(), ActionSpace: envpool.BoxSpace([]float32{-1}, []float32{1})}
+	return envpool.Spec{ObsSpace: mountainCarObsSpace(), ActionSpace: envpool.BoxSpace([]float32{-1}, []float32{1}), RenderWidth: 600, RenderHeight: 400}
 }
 
 // MountainCar is MountainCar-v0: rock an underpowered car out of a valley (goal x >= 0.5).

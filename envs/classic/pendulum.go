@@ -19,6 +19,7 @@ func pendulumSpec() envpool.Spec {
 	return envpool.Spec{
 		ObsSpace:    envpool.BoxSpace([]float32{-1, -1, float32(-pdMaxSpeed)}, []float32{1, 1, float32(pdMaxSpeed)}),
 		ActionSpace: envpool.BoxSpace([]float32{float32(-pdMaxTorque)}, []float32{float32(pdMaxTorque)}),
+		RenderWidth: 500, RenderHeight: 500,
 	}
 }
 

@@ -128,6 +128,7 @@ func (d taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, er
 		InfoKeys:        append(append([]string{}, b.infoKeys()...), "error"),
 		RewardThreshold: d.rewardThreshold,
 		RenderFPS:       1 / dt, // one picture per env step of simulated time
+		RenderWidth:     480, RenderHeight: 480,
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil

@@ -11,20 +11,22 @@ def test_cartpole_picture_is_drawn_and_follows_the_state():
     with rlpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, render_mode="rgb_array") as p:
         p.reset()
         first = p.render()
-        assert first.dtype == np.uint8 and first.shape == (1, 200, 300, 3)  # env 0 by default
+        # env 0, at EnvPool's default size for CartPole (Gymnasium's 600 x 400 screen)
+        assert first.dtype == np.uint8 and first.shape == (1, 400, 600, 3)
         assert len(np.unique(first.reshape(-1, 3), axis=0)) > 1  # not one flat colour
         both = p.render([1, 0])
-        assert both.shape == (2, 200, 300, 3)
+        assert both.shape == (2, 400, 600, 3)
         np.testing.assert_array_equal(both[1], first[0])
         for _ in range(5):
             p.step(np.ones(2, dtype=np.int64))  # push right: the cart moves
         after = p.render(np.int32(0))
-        assert after.shape == (1, 200, 300, 3) and (after != first).any()
+        assert after.shape == (1, 400, 600, 3) and (after != first).any()
 
 
 def test_render_resizes_to_the_requested_size():
     opts = dict(env_type="gym", num_envs=2, render_mode="rgb_array")
-    with rlpool.make("CartPole-v1", **opts) as full, \
+    # full: the size CartPole draws at (300 x 200); half: half of it.
+    with rlpool.make("CartPole-v1", render_width=300, render_height=200, **opts) as full, \
             rlpool.make("CartPole-v1", render_width=150, render_height=100, **opts) as half:
         full.reset()
         half.reset()
@@ -47,7 +49,7 @@ def test_render_refusals():
         running = 1 - int(info["env_id"][0])  # its reset is still queued or finished, not received
         with pytest.raises(RuntimeError, match="still running"):
             p.render(running)
-        assert p.render(int(info["env_id"][0])).shape == (1, 200, 300, 3)
+        assert p.render(int(info["env_id"][0])).shape == (1, 400, 600, 3)
     with rlpool.make("CartPole-v1", render_mode="rgb_array", render_width=-3) as p:
         with pytest.raises(ValueError, match="render_width"):
             p.render()
@@ -59,8 +61,9 @@ def test_render_refusals():
 
 def test_atari_picture_is_the_palette_mapping_of_the_screen():
     # An RGB observation of the full screen with one frame a step and no stacking is
-    # the screen in the console's colours, as the picture must be at 210 x 160.
-    with make_or_skip("Pong-v5", num_envs=1, render_mode="rgb_array", render_width=160, render_height=210,
+    # the screen in the console's colours, as the picture must be at 210 x 160, the
+    # size render gives by default (EnvPool's).
+    with make_or_skip("Pong-v5", num_envs=1, render_mode="rgb_array",
                       img_height=210, img_width=160, gray_scale=False, stack_num=1, frame_skip=1) as p:
         p.reset()
         for i in range(60):

@@ -232,6 +232,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		RewardThreshold: math.NaN(),
 		ObsLayout:       layout,
 		RenderFPS:       1 / (float64(frameSkip) * m.Timestep), // one picture per control step
+		RenderWidth:     480, RenderHeight: 480,
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
