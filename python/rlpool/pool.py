@@ -214,9 +214,13 @@ class RLPool:
         """Validate a batch of n actions and return them as contiguous float32 values."""
         a = np.asarray(action)
         if self._discrete:
+            # Float arrays are cast, as EnvPool casts them to its int32 actions, but only
+            # when every value is a whole number: 0.5 is a mistake, not an action.
+            if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+                a = a.astype(np.int64)
             if a.dtype.kind not in "iu":
                 raise ValueError(
-                    "rlpool: actions of %s must be integers (%s), got dtype %s"
+                    "rlpool: actions of %s must be integers or whole numbers (%s), got dtype %s"
                     % (self.spec.id, self.action_space, a.dtype)
                 )
             want = (n,)
@@ -239,6 +243,14 @@ class RLPool:
             extra = set(action) - {"action", "env_id", "players.env_id"}
             if extra or "action" not in action:
                 raise ValueError("rlpool: a dict action has the keys action and env_id, got %s" % sorted(action))
+            # EnvPool hands a dict's arrays to its C++ side as they are, which takes env
+            # ids (and discrete actions) as int32 only and raises RuntimeError for any
+            # other dtype; a script written for EnvPool sends int32, so do the same.
+            strict = ["env_id", "players.env_id"] + (["action"] if self._discrete else [])
+            for key in strict:
+                if key in action and np.asarray(action[key]).dtype != np.int32:
+                    raise RuntimeError("rlpool: a dict action's %s must be int32 (EnvPool's dtype), got %s"
+                                       % (key, np.asarray(action[key]).dtype))
             if env_id is None:
                 env_id = action.get("env_id")
             action = action["action"]

@@ -217,12 +217,26 @@ def test_dict_action_is_the_array_action():
         a.reset()
         b.reset()
         act = np.array([[0.5], [-1.0]], np.float32)
-        oa, ra, *_ = a.step({"action": act, "env_id": np.array([0, 1])})
+        oa, ra, *_ = a.step({"action": act, "env_id": np.array([0, 1], np.int32)})
         ob, rb, *_ = b.step(act)
         np.testing.assert_array_equal(oa, ob)
         np.testing.assert_array_equal(ra, rb)
         with pytest.raises(ValueError, match="dict action"):
             a.step({"act": act})
+        # EnvPool's dict form takes env ids as int32 only, and says so with RuntimeError.
+        with pytest.raises(RuntimeError, match="env_id must be int32"):
+            a.send({"action": act, "env_id": np.array([0, 1])})
+
+
+def test_whole_float_actions_are_cast_for_discrete_tasks():
+    with rlpool.make("CartPole-v1", num_envs=2, seed=3) as a, rlpool.make("CartPole-v1", num_envs=2, seed=3) as b:
+        a.reset()
+        b.reset()
+        oa, *_ = a.step(np.array([1.0, 0.0]))
+        ob, *_ = b.step(np.array([1, 0]))
+        np.testing.assert_array_equal(oa, ob)
+        with pytest.raises(ValueError, match="whole numbers"):
+            a.step(np.array([0.5, 0.0]))
 
 
 def test_legacy_gym_results():

@@ -412,7 +412,7 @@ def test_bad_actions_and_ids_leave_pool_usable():
     with rlpool.make("CartPole-v1", num_envs=3) as p:
         p.reset()
         with pytest.raises(ValueError, match="must be integers.*float64"):
-            p.step(np.zeros(3))
+            p.step(np.full(3, 0.5))
         with pytest.raises(ValueError, match=r"action shape \(2,\) does not match"):
             p.step(np.zeros(2, np.int64))
         with pytest.raises(ValueError, match=r"action 5 is not in Discrete\(2\)"):
