@@ -353,10 +353,14 @@ class RLPool:
 
     def _step_type_discount(self, b):
         """dm_env's step types and discounts of a batch: the family's own columns where
-        it has them, else FIRST on a reset row, LAST on an episode's end, and a discount
-        of 0 on a terminal step."""
+        it has them (with LAST where the pool's time limit ends an episode), else FIRST
+        on a reset row, LAST on an episode's end, and a discount of 0 on a terminal
+        step."""
         if "step_type" in self._info_keys:
             st = b["info"][:, self._info_keys.index("step_type")].astype(np.int32)
+            # The family knows its own episode's end, not the pool's time limit
+            # (max_episode_steps): a step the pool truncates is the episode's last.
+            st[b["truncated"] & (st == _STEP_MID)] = _STEP_LAST
         else:
             st = np.where(b["terminated"] | b["truncated"], _STEP_LAST, _STEP_MID).astype(np.int32)
             st[b["elapsed_step"] == 0] = _STEP_FIRST

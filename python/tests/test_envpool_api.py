@@ -333,3 +333,18 @@ def test_frame_stack_is_refused_where_no_state_is_stacked():
         rlpool.make_gym("CartPole-v1", frame_stack=4)
     with pytest.raises(ValueError, match="frame_stack"):
         rlpool.make_spec("HalfCheetah-v5", frame_stack=0)
+
+
+def test_dm_time_limit_ends_the_episode():
+    # A control-suite task reports its own step types; a max_episode_steps shorter than
+    # its 1000 steps is the pool's, and the step it truncates must still be LAST (with
+    # discount 1: the episode was cut, not ended), the next one FIRST.
+    with rlpool.make_dm("CheetahRun-v1", num_envs=1, max_episode_steps=5) as env:
+        env.reset()
+        types, discounts = [], []
+        for _ in range(6):
+            ts = env.step(np.zeros((1, 6)))
+            types.append(int(ts.step_type[0]))
+            discounts.append(float(ts.discount[0]))
+        assert types == [1, 1, 1, 1, 2, 0]
+        assert discounts[4] == 1.0
