@@ -4,29 +4,22 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rlpool/rlpool/envs"
 )
 
-// olderWant are EnvPool's -v3 and -v2 ids, each with its v4 task and the v4 options
-// that make the same env.
-var olderWant = []struct {
-	id, v4 string
-	opts   map[string]any
-}{
-	{"Ant-v3", "Ant-v4", map[string]any{"use_contact_forces": true}},
-	{"HalfCheetah-v3", "HalfCheetah-v4", nil},
-	{"Hopper-v3", "Hopper-v4", nil},
-	{"Walker2d-v3", "Walker2d-v4", nil},
-	{"Humanoid-v3", "Humanoid-v4", map[string]any{"use_contact_forces": true}},
-	{"HumanoidStandup-v2", "HumanoidStandup-v4", nil},
-	{"Swimmer-v3", "Swimmer-v4", nil},
-	{"InvertedPendulum-v2", "InvertedPendulum-v4", nil},
-	{"InvertedDoublePendulum-v2", "InvertedDoublePendulum-v4", nil},
-	{"Reacher-v2", "Reacher-v4", nil},
-	{"Pusher-v2", "Pusher-v4", nil},
+// olderWantOpts are the v4 options that make an older id's env (the others need none).
+var olderWantOpts = map[string]map[string]any{
+	"Ant-v3":      {"use_contact_forces": true},
+	"Humanoid-v3": {"use_contact_forces": true},
 }
+
+// olderWant are EnvPool's -v3 and -v2 ids; each is its v4 task (the name with -v4)
+// with the options in olderWantOpts.
+var olderWant = []string{"Ant-v3", "HalfCheetah-v3", "Hopper-v3", "Walker2d-v3", "Humanoid-v3", "Swimmer-v3",
+	"HumanoidStandup-v2", "InvertedPendulum-v2", "InvertedDoublePendulum-v2", "Reacher-v2", "Pusher-v2"}
 
 // TestOlderIDsAreTheirV4Task checks that each -v3/-v2 id is registered and runs, for
 // the same seed and actions, step for step the same as its v4 task with the older
@@ -34,7 +27,11 @@ var olderWant = []struct {
 // v4 task's limits.
 func TestOlderIDsAreTheirV4Task(t *testing.T) {
 	requireMuJoCo(t)
-	for _, w := range olderWant {
+	for _, id := range olderWant {
+		w := struct {
+			id, v4 string
+			opts   map[string]any
+		}{id, id[:strings.LastIndex(id, "-")] + "-v4", olderWantOpts[id]}
 		if !slices.Contains(TaskIDs(), w.id) || !slices.Contains(envs.List(), w.id) {
 			t.Errorf("%s is not registered", w.id)
 			continue
