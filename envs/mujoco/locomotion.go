@@ -274,7 +274,8 @@ type humanoid struct {
 	humanoidObs
 	forwardWeight     float64 // forward_reward_weight
 	ctrlCostWeight    float64 // ctrl_cost_weight
-	contactCostWeight float64 // contact_cost_weight (v5)
+	contactCost       bool    // use_contact_forces (v4, Humanoid-v3's default); v5 always pays it
+	contactCostWeight float64 // contact_cost_weight (v5; 5e-7 in v4)
 	contactCostRange  [2]float64
 	healthyReward     float64 // healthy_reward
 	terminate         bool    // terminate_when_unhealthy
@@ -334,8 +335,8 @@ func massCenter(e *Env) (float64, float64) {
 	return mx / total, my / total
 }
 
-// step: v5 adds the contact cost (v4 has none) and reports qpos positions and the
-// tendons; v4 reports the (stale) centre of mass.
+// step: v5 adds the contact cost (v4 only with use_contact_forces) and reports qpos
+// positions and the tendons; v4 reports the (stale) centre of mass.
 func (t *humanoid) step(e *Env, a []float32) (float64, bool) {
 	x0, y0 := massCenter(e)
 	t.simulate(e, a)
@@ -347,14 +348,17 @@ func (t *humanoid) step(e *Env, a []float32) (float64, bool) {
 	healthy := t.zRange[0] < z && z < t.zRange[1]
 	alive := t.healthyBonus(t.healthyReward, healthy, t.terminate)
 	terminated := t.terminate && !healthy
+	contact := 0.0
+	if t.v5 || t.contactCost {
+		contact = clip(t.contactCostWeight*sumSquares(e.d.CfrcExt), t.contactCostRange)
+	}
 	if t.v5 {
-		contact := clip(t.contactCostWeight*sumSquares(e.d.CfrcExt), t.contactCostRange)
 		n := t.putState(e)
 		copy(e.info[n:], []float64{vx, vy, alive, forward, -ctrl, -contact})
 		return (forward + alive) - (ctrl + contact), terminated
 	}
 	copy(e.info, []float64{forward, -ctrl, alive, x1, y1, math.Hypot(x1, y1), vx, vy, forward})
-	return forward + alive - ctrl, terminated
+	return forward + alive - ctrl - contact, terminated
 }
 
 func (t *humanoid) observe(e *Env, obs []float32) {

@@ -142,8 +142,8 @@ func TestSpaces(t *testing.T) {
 			t.Errorf("task %s is not in the table", id)
 		}
 	}
-	if len(TaskIDs()) != 22 {
-		t.Errorf("%d tasks registered, want the eleven v4 and eleven v5 tasks", len(TaskIDs()))
+	if len(TaskIDs()) != 33 {
+		t.Errorf("%d tasks registered, want the eleven v4, eleven v5 and eleven -v3/-v2 tasks", len(TaskIDs()))
 	}
 }
 

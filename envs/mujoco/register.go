@@ -3,6 +3,7 @@ package mujoco
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"strings"
@@ -37,7 +38,9 @@ type taskBehavior interface {
 
 var none = math.NaN()
 
-var taskDefs = []taskDef{
+var taskDefs = append(currentTaskDefs, olderTaskDefs()...)
+
+var currentTaskDefs = []taskDef{
 	{"Ant-v4", "ant.xml", 5, 1000, 6000, configureAnt},
 	{"HalfCheetah-v4", "half_cheetah.xml", 5, 1000, 4800, configureHalfCheetah},
 	{"Hopper-v4", "hopper.xml", 4, 1000, 3800, configureHopper},
@@ -60,6 +63,49 @@ var taskDefs = []taskDef{
 	{"InvertedDoublePendulum-v5", "inverted_double_pendulum.xml", 5, 1000, 9100, configureInvertedDoublePendulumV5},
 	{"Reacher-v5", "reacher.xml", 2, 50, -3.75, configureReacherV5},
 	{"Pusher-v5", "pusher_v5.xml", 5, 100, 0, configurePusherV5},
+}
+
+// olderIDs are EnvPool's -v3 and -v2 ids (Gym's versions before v4): each runs its v4
+// task (same model, limits and options) with the options given here set first, so a
+// config's own options still override them. Ant-v3 and Humanoid-v3 turn the contact
+// forces on, as EnvPool's use_contact_force does: Ant-v3 observes them and pays their
+// cost; Humanoid-v3 pays its contact cost (its observation has them in v4 too).
+var olderIDs = []struct {
+	id, v4   string
+	defaults map[string]any
+}{
+	{"Ant-v3", "Ant-v4", map[string]any{"use_contact_forces": true}},
+	{"HalfCheetah-v3", "HalfCheetah-v4", nil},
+	{"Hopper-v3", "Hopper-v4", nil},
+	{"Walker2d-v3", "Walker2d-v4", nil},
+	{"Humanoid-v3", "Humanoid-v4", map[string]any{"use_contact_forces": true}},
+	{"HumanoidStandup-v2", "HumanoidStandup-v4", nil},
+	{"Swimmer-v3", "Swimmer-v4", nil},
+	{"InvertedPendulum-v2", "InvertedPendulum-v4", nil},
+	{"InvertedDoublePendulum-v2", "InvertedDoublePendulum-v4", nil},
+	{"Reacher-v2", "Reacher-v4", nil},
+	{"Pusher-v2", "Pusher-v4", nil},
+}
+
+// olderTaskDefs returns the rows of olderIDs: each its v4 row under the older id,
+// reading the options with the older id's defaults under them.
+func olderTaskDefs() []taskDef {
+	var defs []taskDef
+	for _, older := range olderIDs {
+		for _, d := range currentTaskDefs {
+			if d.id != older.v4 {
+				continue
+			}
+			configure := d.configure
+			d.id = older.id
+			d.configure = func(o *options) (taskBehavior, string) {
+				o.setDefaults(older.defaults)
+				return configure(o)
+			}
+			defs = append(defs, d)
+		}
+	}
+	return defs
 }
 
 func init() {
@@ -176,6 +222,17 @@ type options struct {
 	given map[string]any // the table as given
 	// frameSkip is a v5 task's frame_skip option, 0 when the task does not take it.
 	frameSkip int
+}
+
+// setDefaults gives the options the values in defaults where the table has none; it
+// must come before any option is read.
+func (o *options) setDefaults(defaults map[string]any) {
+	if len(defaults) == 0 {
+		return
+	}
+	m := maps.Clone(defaults)
+	maps.Copy(m, o.given)
+	*o = *newOptions(m)
 }
 
 func newOptions(m map[string]any) *options {
@@ -302,15 +359,22 @@ func configureWalker2d(o *options) (taskBehavior, string) {
 	}, ""
 }
 
+// configureHumanoid reads Humanoid-v4's options. use_contact_forces (Humanoid-v3's
+// default, EnvPool's use_contact_force) subtracts Gym's v3 contact cost, 5e-7 times the
+// sum of cfrc_ext squared, at most 10, from the reward; the observation has cfrc_ext
+// either way.
 func configureHumanoid(o *options) (taskBehavior, string) {
 	return &humanoid{
-		forwardWeight:  o.float("forward_reward_weight", 1.25),
-		ctrlCostWeight: o.nonNegative("ctrl_cost_weight", 0.1),
-		healthyReward:  o.float("healthy_reward", 5.0),
-		terminate:      o.bool("terminate_when_unhealthy", true),
-		zRange:         o.pair("healthy_z_range", [2]float64{1.0, 2.0}),
-		noise:          o.nonNegative("reset_noise_scale", 1e-2),
-		humanoidObs:    humanoidObs{exclude: o.bool(excludeKey, true)},
+		forwardWeight:     o.float("forward_reward_weight", 1.25),
+		ctrlCostWeight:    o.nonNegative("ctrl_cost_weight", 0.1),
+		contactCost:       o.bool("use_contact_forces", false),
+		contactCostWeight: 5e-7,
+		contactCostRange:  [2]float64{math.Inf(-1), 10},
+		healthyReward:     o.float("healthy_reward", 5.0),
+		terminate:         o.bool("terminate_when_unhealthy", true),
+		zRange:            o.pair("healthy_z_range", [2]float64{1.0, 2.0}),
+		noise:             o.nonNegative("reset_noise_scale", 1e-2),
+		humanoidObs:       humanoidObs{exclude: o.bool(excludeKey, true)},
 	}, ""
 }
 
