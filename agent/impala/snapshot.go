@@ -18,7 +18,10 @@ type snapshot struct {
 // copy quickly two or three buffers are in use (double buffering).
 type snapshots struct {
 	latest atomic.Pointer[snapshot]
-	all    []*snapshot // owned by the publishing goroutine
+	// version is the latest snapshot's version, for readers that hold no reference: a
+	// snapshot that is no longer the latest may be rewritten, its version with it.
+	version atomic.Int64
+	all     []*snapshot // owned by the publishing goroutine
 }
 
 // publish copies weights into a free buffer and makes it the latest version. It is
@@ -44,6 +47,7 @@ func (s *snapshots) publish(weights [][]float32, version int64) {
 	}
 	free.version = version
 	s.latest.Store(free)
+	s.version.Store(version)
 }
 
 // acquire returns the latest snapshot, held until release. A buffer the learner may be
@@ -63,5 +67,7 @@ func (s *snapshots) acquire() *snapshot {
 // release drops a reference taken by acquire.
 func (sn *snapshot) release() { sn.refs.Add(-1) }
 
-// latestVersion is the version of the latest snapshot.
-func (s *snapshots) latestVersion() int64 { return s.latest.Load().version }
+// latestVersion is the version of the latest snapshot. It reads the copy kept beside
+// the pointer, not the snapshot's own field: between loading the pointer and reading
+// the field, the learner may publish twice and rewrite that buffer.
+func (s *snapshots) latestVersion() int64 { return s.version.Load() }
