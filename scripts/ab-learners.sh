@@ -60,10 +60,13 @@ train_run() { # side config
 	printf '%s %s steps/s  ' "$2" "$(steps_per_second "$dir")"
 }
 
+base_pattern=$(pattern base)
+new_pattern=$(pattern new)
+
 echo "BASE = $(git -C "$ROOT" rev-parse --short "$BASE"), new = working tree of $(git -C "$ROOT" rev-parse --short HEAD)"
 for r in $(seq "$ROUNDS"); do
 	for side in base new; do
-		cnn=$(cd "$ROOT/agent/nn" && "$W/$side-nn.test" -test.run '^$' -test.bench "$(pattern $side)" -test.benchtime 5x |
+		cnn=$(cd "$ROOT/agent/nn" && "$W/$side-nn.test" -test.run '^$' -test.bench "$([ $side = base ] && echo "$base_pattern" || echo "$new_pattern")" -test.benchtime 5x |
 			awk '/^BenchmarkNatureCNN/ {n=$1; sub(/^BenchmarkNatureCNN\/train-b256\//, "", n); sub(/-[0-9]+$/, "", n);
 				for (i = 2; i < NF; i++) if ($(i+1) == "ms/step") printf "cnn-%s %s ms  ", n, $i}')
 		mlp=$(cd "$ROOT/agent/ppo" && "$W/$side-ppo.test" -test.run '^$' -test.bench 'PPOMinibatchStep/.*/openblas' -test.benchtime 100x |
