@@ -28,7 +28,8 @@ type Batch struct {
 	// First marks rows that carry the first observation of an episode: a reset, an
 	// auto-reset in NextStep mode, or (in SameStep mode) a row that ended an episode.
 	First []bool
-	// Info holds Size x len(Spec.InfoKeys) family values (lives, raw reward, ...).
+	// Info holds Size x Spec.InfoWidth() family values (lives, raw reward, ...), each
+	// row's keys in Spec.InfoKeys' order.
 	Info     []float32
 	InfoSize int
 }
@@ -115,8 +116,8 @@ func newStateBuffer(spec *Spec, size int, sameStep bool) *stateBuffer {
 		Truncated:   make([]bool, size),
 		ElapsedStep: make([]int32, size),
 		First:       make([]bool, size),
-		InfoSize:    len(spec.InfoKeys),
-		Info:        make([]float32, size*len(spec.InfoKeys)),
+		InfoSize:    spec.InfoWidth(),
+		Info:        make([]float32, size*spec.InfoWidth()),
 	}
 	if spec.ObsSpace.DType == Uint8 {
 		b.ObsU8 = make([]uint8, size*n)

@@ -29,7 +29,7 @@ type Env interface {
 	// discrete spaces (an integer value), ActionSpace.Size() elements for boxes.
 	Step(action []float32) StepResult
 	// Observe writes the current observation into obs and the family's info columns
-	// (Spec.InfoKeys order) into info.
+	// (Spec.InfoKeys order, Spec.InfoLens columns each) into info.
 	Observe(obs Obs, info []float32)
 }
 

@@ -132,7 +132,7 @@ func New(spec Spec, factory Factory, opts Options) (*Pool, error) {
 	}
 	p.scratchInfo = make([][]float32, o.NumThreads)
 	for w := range o.NumThreads {
-		p.scratchInfo[w] = make([]float32, len(spec.InfoKeys))
+		p.scratchInfo[w] = make([]float32, spec.InfoWidth())
 		p.wg.Add(1)
 		go p.worker(w)
 	}

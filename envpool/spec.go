@@ -103,8 +103,13 @@ type Spec struct {
 	ActionSpace     Space
 	MaxEpisodeSteps int      // 0 means no limit
 	FrameSkip       int      // emulator frames (or physics steps) per env step, for frames/s figures
-	InfoKeys        []string // names of the family's per-row float32 info columns
-	RewardThreshold float64  // score at which the task counts as solved; NaN when none
+	InfoKeys        []string // names of the family's per-row info values, in column order
+	// InfoLens gives, in InfoKeys' order, how many float32 columns each key holds: a
+	// key whose value is an array (Atari's 128 RAM bytes, a MuJoCo episode's initial
+	// qpos) holds that many consecutive columns. Nil means one column per key (all
+	// scalars); so does an entry of 0.
+	InfoLens        []int
+	RewardThreshold float64 // score at which the task counts as solved; NaN when none
 	// RenderFPS is the rate, in frames per second, at which the task's pictures
 	// (Renderer) play at the speed of the task's own clock, one picture per env step
 	// (Gymnasium's metadata["render_fps"]); 0 when the family does not say.
@@ -118,35 +123,80 @@ type Spec struct {
 	// observation is an ordered dict (the control suite's "position", "velocity", ...)
 	// is flattened in that order for the learners, and the layout says where each entry is.
 	ObsLayout []ObsField
+	// Options are the family options the task was made with, defaults included, by
+	// key (EnvPool's spec.config reports them): for programs that show or record a
+	// task's settings. Nil when the family does not report them.
+	Options map[string]any
 }
 
 // ObsField is one named entry of a flattened observation: Size values starting Offset.
-// Scalar marks a one-value entry that is a scalar rather than a vector of one (the
+// Scalar marks an entry whose frame is a scalar rather than a vector of one (the
 // control suite's Walker height, EnvPool's shape () rather than (1,)), so that
-// bindings that split the observation give it the right shape.
+// bindings that split the observation give it the right shape. Frames, when above 1,
+// says the entry holds that many stacked frames of Size/Frames values each, oldest
+// first (frame_stack on state observations).
 type ObsField struct {
 	Name   string
 	Offset int
 	Size   int
 	Scalar bool
+	Frames int
 }
+
+// frames returns the number of frames in the entry (1 when it stacks none).
+func (f ObsField) frames() int { return max(f.Frames, 1) }
 
 // HasRewardThreshold reports whether the task defines a solved score.
 func (s *Spec) HasRewardThreshold() bool { return !math.IsNaN(s.RewardThreshold) }
 
-// InfoIndex returns the column of the named info key, or -1.
+// InfoIndex returns the (first) column of the named info key, or -1.
 func (s *Spec) InfoIndex(key string) int {
+	at, _ := s.InfoSpan(key)
+	return at
+}
+
+// InfoSpan returns the first column of the named info key and how many columns it
+// holds (1 for a scalar), or -1 and 0 when the task has no such key.
+func (s *Spec) InfoSpan(key string) (first, n int) {
+	at := 0
 	for i, k := range s.InfoKeys {
+		n := s.infoLen(i)
 		if k == key {
-			return i
+			return at, n
 		}
+		at += n
 	}
-	return -1
+	return -1, 0
+}
+
+// InfoWidth returns the number of float32 info columns per row: one per scalar key,
+// an array key's length for each array key.
+func (s *Spec) InfoWidth() int {
+	w := 0
+	for i := range s.InfoKeys {
+		w += s.infoLen(i)
+	}
+	return w
+}
+
+func (s *Spec) infoLen(i int) int {
+	if i < len(s.InfoLens) && s.InfoLens[i] > 0 {
+		return s.InfoLens[i]
+	}
+	return 1
 }
 
 func (s *Spec) validate() error {
 	if s.ObsSpace.Size() <= 0 {
 		return fmt.Errorf("envpool: spec %q: observation space %v has no elements", s.TaskID, s.ObsSpace)
+	}
+	if len(s.InfoLens) > len(s.InfoKeys) {
+		return fmt.Errorf("envpool: spec %q: %d info lengths for %d info keys", s.TaskID, len(s.InfoLens), len(s.InfoKeys))
+	}
+	for i, n := range s.InfoLens {
+		if n < 0 {
+			return fmt.Errorf("envpool: spec %q: info key %q has length %d", s.TaskID, s.InfoKeys[i], n)
+		}
 	}
 	if len(s.ObsLayout) > 0 {
 		at := 0
@@ -154,8 +204,11 @@ func (s *Spec) validate() error {
 			if f.Offset != at || f.Size <= 0 {
 				return fmt.Errorf("envpool: spec %q: observation entry %q at %d with %d values does not follow the previous entry (ending at %d)", s.TaskID, f.Name, f.Offset, f.Size, at)
 			}
-			if f.Scalar && f.Size != 1 {
-				return fmt.Errorf("envpool: spec %q: observation entry %q is a scalar but has %d values", s.TaskID, f.Name, f.Size)
+			if f.Size%f.frames() != 0 {
+				return fmt.Errorf("envpool: spec %q: observation entry %q has %d values, not a whole number of its %d frames", s.TaskID, f.Name, f.Size, f.frames())
+			}
+			if f.Scalar && f.Size != f.frames() {
+				return fmt.Errorf("envpool: spec %q: observation entry %q is a scalar but has %d values per frame", s.TaskID, f.Name, f.Size/f.frames())
 			}
 			at += f.Size
 		}

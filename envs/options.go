@@ -3,6 +3,8 @@ package envs
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"sort"
 
 	"github.com/rlpool/rlpool/option"
@@ -29,20 +31,31 @@ func DecodeOptions(table map[string]any, dst any, more ...any) error {
 // reports the keys no read asked for as unknown options. A family with an options
 // struct per task uses DecodeOptions instead.
 type FamilyOptions struct {
-	m    map[string]any
-	used map[string]bool
-	errs []error
+	m      map[string]any
+	used   map[string]bool
+	values map[string]any // every option read, with the value it took (its default when absent)
+	errs   []error
 }
 
 // NewFamilyOptions wraps an option table (nil is fine).
 func NewFamilyOptions(m map[string]any) *FamilyOptions {
-	return &FamilyOptions{m: m, used: map[string]bool{}}
+	return &FamilyOptions{m: m, used: map[string]bool{}, values: map[string]any{}}
 }
+
+// Values returns every option read so far with the value it took, the default for
+// one that was absent: the task's options as a program reports them (envpool.Spec's
+// Options).
+func (o *FamilyOptions) Values() map[string]any { return maps.Clone(o.values) }
+
+// OptionValues returns the keys of decoded options structs (as DecodeOptions fills
+// them) with their values, defaults included, for envpool.Spec's Options.
+func OptionValues(structs ...any) map[string]any { return option.Values(structs...) }
 
 // Decode reads option key into dst (a pointer; it keeps its value, the default, when
 // the option is absent or wrong) and reports whether the option was given.
 func (o *FamilyOptions) Decode(key string, dst any) bool {
 	o.used[key] = true
+	defer func() { o.values[key] = reflect.ValueOf(dst).Elem().Interface() }()
 	v, ok := o.m[key]
 	if !ok {
 		return false
@@ -67,6 +80,7 @@ func (o *FamilyOptions) DecodeStruct(dst any) {
 	if err := optionDecoder.Decode(sub, dst); err != nil {
 		o.errs = append(o.errs, err)
 	}
+	maps.Copy(o.values, option.Values(dst))
 }
 
 // Float reads a number option, or def when absent.

@@ -69,3 +69,24 @@ func allowed(f reflect.StructField) string {
 	}
 	return strings.Join(a, "; ")
 }
+
+// Values returns every key of the tagged options structs (or pointers to them) with
+// its current value, sections walked into with dotted keys: after a decode, the
+// options a task was built with, defaults included, as a program reports them (the
+// Python package's spec.config). A key of a later struct replaces an earlier one's.
+func Values(structs ...any) map[string]any {
+	out := map[string]any{}
+	for _, s := range structs {
+		v := reflect.ValueOf(s)
+		for v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		leaves(v, "", func(key string, _ reflect.StructField, fv reflect.Value) {
+			out[key] = fv.Interface()
+		})
+	}
+	return out
+}

@@ -214,3 +214,34 @@ func TestDecodeSharesKeysAmongStructs(t *testing.T) {
 		}
 	}
 }
+
+// TestValues: every key with its value after a decode, defaults included, sections as
+// dotted keys, embedded structs' keys at the top, later structs over earlier ones.
+func TestValues(t *testing.T) {
+	type inner struct {
+		Size int `toml:"size"`
+	}
+	type base struct {
+		Skip int `toml:"frame_skip"`
+	}
+	type opts struct {
+		base
+		Name   string  `toml:"name"`
+		Rate   float64 `toml:"rate"`
+		Hidden int     // no toml tag: not an option
+		Pix    inner   `toml:"pixels"`
+	}
+	o := opts{base: base{Skip: 4}, Name: "a", Rate: 0.5, Pix: inner{Size: 84}}
+	if err := Decode(map[string]any{"rate": 0.25, "pixels": map[string]any{"size": 64}}, &o); err != nil {
+		t.Fatal(err)
+	}
+	type extra struct {
+		Name string `toml:"name"`
+		On   bool   `toml:"on"`
+	}
+	got := Values(&o, extra{Name: "b"}, 3)
+	want := map[string]any{"frame_skip": 4, "name": "b", "rate": 0.25, "pixels.size": 64, "on": false}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Values = %v, want %v", got, want)
+	}
+}

@@ -412,13 +412,14 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 	if s.RenderFPS > 0 {
 		renderFPS = s.RenderFPS
 	}
-	infoKeys := s.InfoKeys
-	if infoKeys == nil {
-		infoKeys = []string{}
+	infoKeys, infoLens := []string{}, []int{}
+	for _, k := range s.InfoKeys {
+		_, n := s.InfoSpan(k)
+		infoKeys, infoLens = append(infoKeys, k), append(infoLens, n)
 	}
 	layout := []map[string]any{}
 	for _, f := range s.ObsLayout {
-		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size, "scalar": f.Scalar})
+		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size, "scalar": f.Scalar, "frames": max(f.Frames, 1)})
 	}
 	affinity := -1
 	if o.ThreadAffinity {
@@ -434,6 +435,8 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 		"obs_layout":             layout,
 		"action_space":           act,
 		"info_keys":              infoKeys,
+		"info_lens":              infoLens,
+		"options":                jsonOptions(s.Options),
 		"num_envs":               o.NumEnvs,
 		"batch_size":             o.BatchSize,
 		"num_threads":            o.NumThreads,
@@ -455,4 +458,16 @@ func listTasksJSON() string {
 	sort.Strings(ids)
 	data, _ := json.Marshal(ids)
 	return string(data)
+}
+
+// jsonOptions returns the task's options that JSON can carry: a value it cannot (a
+// non-finite number) is left out rather than failing the whole spec.
+func jsonOptions(opts map[string]any) map[string]any {
+	out := make(map[string]any, len(opts))
+	for k, v := range opts {
+		if _, err := json.Marshal(v); err == nil {
+			out[k] = v
+		}
+	}
+	return out
 }

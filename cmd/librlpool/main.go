@@ -205,8 +205,8 @@ func rlp_send(hid C.int64_t, actions *C.float, nActions C.int64_t, envIDs *C.int
 // rlp_recv waits up to timeout_ms milliseconds (negative: without limit) for the next
 // batch and copies it into the caller's buffers, each batch_size rows: out_obs (the
 // observation dtype), out_reward, out_terminated and out_truncated (0 or 1),
-// out_env_id, out_elapsed, out_info (batch_size x len(info_keys) float32; may be NULL
-// when there are no info keys) and out_final_obs (may be NULL; in same_step mode the
+// out_env_id, out_elapsed, out_info (batch_size x info_width float32, each row's keys
+// in info_keys' order, info_lens columns each; may be NULL when there are none) and out_final_obs (may be NULL; in same_step mode the
 // terminal observations of rows that ended an episode). It returns the number of rows,
 // 0 when the wait timed out (the next call returns that batch), or -1 on error.
 //
@@ -228,7 +228,7 @@ func rlp_recv(hid C.int64_t, timeoutMS C.int, outObs unsafe.Pointer, outReward *
 	rows := 0
 	err := withHandle(int64(hid), func(h *handle) error {
 		if outObs == nil || outReward == nil || outTerminated == nil || outTruncated == nil ||
-			outEnvID == nil || outElapsed == nil || (outInfo == nil && len(h.spec.InfoKeys) > 0) {
+			outEnvID == nil || outElapsed == nil || (outInfo == nil && h.spec.InfoWidth() > 0) {
 			return valueErr("rlpool: recv: an output buffer is NULL")
 		}
 		var err error
@@ -241,7 +241,7 @@ func rlp_recv(hid C.int64_t, timeoutMS C.int, outObs unsafe.Pointer, outReward *
 				envID:      unsafe.Slice((*int32)(unsafe.Pointer(outEnvID)), n),
 				elapsed:    unsafe.Slice((*int32)(unsafe.Pointer(outElapsed)), n),
 			}
-			if k := len(h.spec.InfoKeys); k > 0 {
+			if k := h.spec.InfoWidth(); k > 0 {
 				o.info = unsafe.Slice((*float32)(unsafe.Pointer(outInfo)), n*k)
 			}
 			return o

@@ -255,7 +255,7 @@ func benchLoop(es []envpool.Env, spec *envpool.Spec, actions *actionTable, d tim
 	} else {
 		obs.F32 = make([]float32, spec.ObsSpace.Size())
 	}
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	elapsed := make([]int, len(es))
 	for _, e := range es {
 		e.Reset()

@@ -92,7 +92,7 @@ func TestMakeEveryGameDefaults(t *testing.T) {
 		}
 		made++
 		obs := envpool.Obs{U8: make([]uint8, spec.ObsSpace.Size())}
-		info := make([]float32, len(spec.InfoKeys))
+		info := make([]float32, spec.InfoWidth())
 		env.Reset()
 		for i := range 4 {
 			env.Step([]float32{float32(i % spec.ActionSpace.N)})

@@ -72,9 +72,17 @@ const rawHeight = 210
 // the step), reward (the raw, unclipped reward), terminated (1 when the game is over),
 // elapsed_step (steps of the current game: with episodic_life it runs over the lives
 // of one game, as EnvPool reports it), discount (0 at a terminal step or, with
-// zero_discount_on_life_loss, at a life loss; 1 otherwise) and error (1 when the
-// emulator failed, for example on a JAM opcode; the episode is then truncated).
-var InfoKeys = []string{"lives", "reward", "terminated", "elapsed_step", "discount", "error"}
+// zero_discount_on_life_loss, at a life loss; 1 otherwise), error (1 when the
+// emulator failed, for example on a JAM opcode; the episode is then truncated) and ram
+// (the console's 128 bytes of RAM after the step, EnvPool's info["ram"], which tools
+// read scores and positions from).
+var InfoKeys = []string{"lives", "reward", "terminated", "elapsed_step", "discount", "error", "ram"}
+
+// InfoLens are the columns of each of InfoKeys: one per scalar, 128 for ram.
+var InfoLens = []int{1, 1, 1, 1, 1, 1, ramBytes}
+
+// ramBytes is the size of the console's RAM (the RIOT's 128 bytes).
+const ramBytes = 128
 
 // Env is one Atari task env: an ALE with EnvPool's preprocessing. It implements
 // envpool.Env. Its randomness (noop starts, sticky actions) comes from its seed.
@@ -202,6 +210,7 @@ func (c EnvConfig) Spec(taskID string, g Game) envpool.Spec {
 		MaxEpisodeSteps: c.MaxEpisodeSteps,
 		FrameSkip:       c.FrameSkip,
 		InfoKeys:        append([]string(nil), InfoKeys...),
+		InfoLens:        append([]int(nil), InfoLens...),
 		RewardThreshold: math.NaN(),
 		RenderFPS:       FrameRate / float64(c.FrameSkip), // one picture per env step
 		RenderWidth:     160, RenderHeight: 210,           // the console's own pixels (Render draws them two wide)
@@ -400,13 +409,19 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 		slot := (e.head + 1 + i) % n
 		copy(obs.U8[i*e.frameLen:(i+1)*e.frameLen], e.stack[slot*e.frameLen:(slot+1)*e.frameLen])
 	}
-	if len(info) >= len(InfoKeys) {
+	const scalars = 6 // the columns before ram
+	if len(info) >= scalars {
 		info[0] = float32(e.lives)
 		info[1] = e.rawReward
 		info[2] = b2f(e.ale.GameOver())
 		info[3] = float32(e.elapsed)
 		info[4] = e.discount
 		info[5] = b2f(e.failed)
+	}
+	if len(info) >= scalars+ramBytes {
+		for i, v := range e.ale.RAM() {
+			info[scalars+i] = float32(v)
+		}
 	}
 }
 

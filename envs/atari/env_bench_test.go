@@ -42,7 +42,7 @@ func benchEnv(b *testing.B, game string, mutate func(*EnvConfig), renderAll bool
 	e.renderAll = renderAll
 	spec := cfg.Spec("bench", rom.Game)
 	obs := envpool.Obs{U8: make([]uint8, spec.ObsSpace.Size())}
-	info := make([]float32, len(InfoKeys))
+	info := make([]float32, 6+ramBytes)
 	e.Reset()
 	e.Observe(obs, info)
 	s := uint64(12345)

@@ -47,7 +47,7 @@ func testEnv(t testing.TB, game string, seed int64, mutate func(*EnvConfig)) (*E
 // observe returns a fresh copy of the env's observation and info.
 func observe(e *Env, spec envpool.Spec) ([]uint8, []float32) {
 	obs := make([]uint8, spec.ObsSpace.Size())
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	e.Observe(envpool.Obs{U8: obs}, info)
 	return obs, info
 }
@@ -464,6 +464,38 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// TestRAMInfo checks the ram info key: its 128 columns hold the console's RAM after
+// each step, byte for byte, and Breakout's lives byte (0xB9, RAM index 57) agrees with
+// the lives column.
+func TestRAMInfo(t *testing.T) {
+	e, spec := testEnv(t, "breakout", 3, nil)
+	at, n := spec.InfoSpan("ram")
+	if n != 128 || at != len(InfoKeys)-1 || spec.InfoWidth() != len(InfoKeys)-1+128 {
+		t.Fatalf("ram at column %d with %d columns, info width %d", at, n, spec.InfoWidth())
+	}
+	e.Reset()
+	changed := false
+	var last [128]byte
+	for step := range 300 {
+		e.Step([]float32{float32(step % 4)})
+		_, info := observe(e, spec)
+		ram := e.ALE().RAM()
+		for i, v := range ram {
+			if info[at+i] != float32(v) {
+				t.Fatalf("step %d: ram[%d] = %v in info, %d in the console", step, i, info[at+i], v)
+			}
+		}
+		if int(ram[57]) != int(info[spec.InfoIndex("lives")]) {
+			t.Fatalf("step %d: lives byte %d, lives column %v", step, ram[57], info[spec.InfoIndex("lives")])
+		}
+		changed = changed || (step > 0 && *ram != last)
+		last = *ram
+	}
+	if !changed {
+		t.Fatal("the RAM never changed over 300 steps")
+	}
+}
+
 // TestTruncation checks the time limit: done with truncated (not terminated) at
 // exactly max_episode_steps steps, counted over the lives of one game with episodic
 // life, and a real reset afterwards. The default limit is 27000 steps.
@@ -720,7 +752,7 @@ func TestPoolRows(t *testing.T) {
 			}
 			for k := range info {
 				if b.InfoRow(j)[k] != info[k] {
-					t.Fatalf("step %d: info %s = %v, alone %v", step, InfoKeys[k], b.InfoRow(j)[k], info[k])
+					t.Fatalf("step %d: info column %d = %v, alone %v", step, k, b.InfoRow(j)[k], info[k])
 				}
 			}
 			checked++

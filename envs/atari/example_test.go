@@ -46,7 +46,7 @@ func ExampleNewEnv() {
 	}
 	spec := cfg.Spec("Pong-v5", rom.Game)
 	obs := envpool.Obs{U8: make([]uint8, spec.ObsSpace.Size())} // [4, 84, 84]
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	env.Reset()
 	score := float32(0)
 	for step := 0; ; step++ {

@@ -45,6 +45,12 @@ type taskOptions struct {
 // options, wrong types and out-of-range values are errors) and returns the
 // configuration and the roms_dir option.
 func ParseEnvConfig(g Game, m map[string]any) (EnvConfig, string, error) {
+	c, o, err := parseOptions(g, m)
+	return c, o.RomsDir, err
+}
+
+// parseOptions is ParseEnvConfig, which also returns the decoded options.
+func parseOptions(g Game, m map[string]any) (EnvConfig, taskOptions, error) {
 	o := taskOptions{EnvConfig: DefaultEnvConfig(), Mode: -1, Difficulty: -1}
 	var errs []error
 	if err := envs.DecodeOptions(m, &o); err != nil {
@@ -66,7 +72,7 @@ func ParseEnvConfig(g Game, m map[string]any) (EnvConfig, string, error) {
 	if o.Difficulty < -1 || (o.Difficulty >= 0 && !g.HasDifficulty(o.Difficulty)) {
 		errs = append(errs, fmt.Errorf("option difficulty = %d: %s's difficulties are %v (-1 or absent: ALE's default, 0)", o.Difficulty, g.Name, orDefault(g.Difficulties)))
 	}
-	return c, o.RomsDir, errors.Join(errs...)
+	return c, o, errors.Join(errs...)
 }
 
 // orDefault is ALE's reading of an empty mode or difficulty list: {0}.
@@ -104,15 +110,16 @@ func newTask(id, name string, m map[string]any) (envpool.Spec, envpool.Factory, 
 	if !ok {
 		return envpool.Spec{}, nil, fmt.Errorf("atari: game %s left the game table", name)
 	}
-	cfg, romsDir, err := ParseEnvConfig(g, m)
+	cfg, o, err := parseOptions(g, m)
 	if err != nil {
 		return envpool.Spec{}, nil, err
 	}
-	rom, err := findTaskROM(ROMDir(romsDir), name)
+	rom, err := findTaskROM(ROMDir(o.RomsDir), name)
 	if err != nil {
 		return envpool.Spec{}, nil, err
 	}
 	spec := cfg.Spec(id, g)
+	spec.Options = envs.OptionValues(&o)
 	factory := func(_ int, seed int64) (envpool.Env, error) { return NewEnv(rom.Data, cfg, seed) }
 	return spec, factory, nil
 }

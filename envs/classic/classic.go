@@ -46,7 +46,7 @@ func register[O any](id string, maxSteps int, threshold, renderFPS float64, defa
 			return envpool.Spec{}, nil, err
 		}
 		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
-		spec.RenderFPS = renderFPS
+		spec.RenderFPS, spec.Options = renderFPS, envs.OptionValues(&o)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
 	}})
 }

@@ -20,7 +20,7 @@ func BenchmarkStep(b *testing.B) {
 		b.Run(id, func(b *testing.B) {
 			e, spec := makeEnv(b, id, nil, 1)
 			obs := make([]float32, spec.ObsSpace.Size())
-			info := make([]float32, len(spec.InfoKeys))
+			info := make([]float32, spec.InfoWidth())
 			rng := rand.New(rand.NewPCG(1, 1))
 			n := spec.ActionSpace.Size()
 			actions := make([]float32, 64*n)

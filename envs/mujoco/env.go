@@ -78,7 +78,12 @@ type Env struct {
 	m    *Model
 	d    *Data
 	rng  *rand.Rand
-	info []float64 // the task's info columns, then "error"
+	info []float64 // the task's scalar info columns, then "error"
+
+	// qpos0 and qvel0 are the episode's initial state, after the reset noise: the
+	// "qpos0" and "qvel0" info arrays (EnvPool's), from which a reference
+	// implementation can replay the same episode.
+	qpos0, qvel0 []float64
 
 	fault    int    // FaultNone, or why the current episode must end as truncated
 	faultMsg string // MuJoCo's message or a description of the fault
@@ -98,11 +103,13 @@ func newEnv(t *task, seed int64) (*Env, error) {
 		return nil, err
 	}
 	e := &Env{
-		t:    t,
-		m:    t.model,
-		d:    d,
-		rng:  rand.New(rand.NewPCG(uint64(seed), 0x6d756a6f636f)), // "mujoco"
-		info: make([]float64, len(t.spec.InfoKeys)),
+		t:     t,
+		m:     t.model,
+		d:     d,
+		rng:   rand.New(rand.NewPCG(uint64(seed), 0x6d756a6f636f)), // "mujoco"
+		info:  make([]float64, len(t.b.infoKeys())+1),
+		qpos0: make([]float64, t.model.NQ),
+		qvel0: make([]float64, t.model.NV),
 	}
 	if err := e.newObsStacks(); err != nil {
 		d.Close()
@@ -132,6 +139,8 @@ func (e *Env) reset() {
 	defer e.recoverFault(nil)
 	e.d.reset()
 	e.t.b.reset(e)
+	copy(e.qpos0, e.d.Qpos)
+	copy(e.qvel0, e.d.Qvel)
 	e.d.forward()
 }
 
@@ -212,6 +221,15 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	}
 	for i, v := range e.info {
 		info[i] = float32(v)
+	}
+	at := len(e.info)
+	for _, v := range e.qpos0 {
+		info[at] = float32(v)
+		at++
+	}
+	for _, v := range e.qvel0 {
+		info[at] = float32(v)
+		at++
 	}
 }
 

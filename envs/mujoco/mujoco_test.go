@@ -38,7 +38,7 @@ func makeEnv(t testing.TB, id string, opts map[string]any, seed int64) (*Env, en
 // observe returns the env's current observation and info.
 func observe(e *Env, spec envpool.Spec) ([]float32, []float32) {
 	obs := make([]float32, spec.ObsSpace.Size())
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	e.Observe(envpool.Obs{F32: obs}, info)
 	return obs, info
 }
@@ -124,11 +124,17 @@ func TestSpaces(t *testing.T) {
 		if math.IsNaN(tc.threshold) != !spec.HasRewardThreshold() || (!math.IsNaN(tc.threshold) && spec.RewardThreshold != tc.threshold) {
 			t.Errorf("%s: reward threshold %v, want %v", name, spec.RewardThreshold, tc.threshold)
 		}
-		want := append(slices.Clone(tc.infoKeysIncluding), "error")
+		want := append(slices.Clone(tc.infoKeysIncluding), "error", "qpos0", "qvel0")
 		if tc.infoKeysIncluding != nil || tc.opts == nil {
 			if !slices.Equal(spec.InfoKeys, want) {
 				t.Errorf("%s: info keys %v, want %v", name, spec.InfoKeys, want)
 			}
+		}
+		if _, n := spec.InfoSpan("qpos0"); n != tc.nq {
+			t.Errorf("%s: qpos0 has %d columns, want nq = %d", name, n, tc.nq)
+		}
+		if _, n := spec.InfoSpan("qvel0"); n != tc.nv {
+			t.Errorf("%s: qvel0 has %d columns, want nv = %d", name, n, tc.nv)
 		}
 		e, _ := makeEnv(t, tc.id, tc.opts, 0)
 		if e.m.NQ != tc.nq || e.m.NV != tc.nv || e.m.Timestep != tc.timestep || e.m.Integrator() != tc.integrator {
@@ -157,7 +163,7 @@ func requireObservationWritten(t *testing.T, name string, e *Env, spec envpool.S
 	}
 	e.Reset()
 	e.Step(make([]float32, spec.ActionSpace.Size()))
-	e.Observe(envpool.Obs{F32: obs}, make([]float32, len(spec.InfoKeys)))
+	e.Observe(envpool.Obs{F32: obs}, make([]float32, spec.InfoWidth()))
 	for i, v := range obs {
 		if math.IsNaN(float64(v)) {
 			t.Fatalf("%s: observation element %d not written", name, i)
@@ -336,6 +342,55 @@ func TestResetState(t *testing.T) {
 	obs, _ = observe(std, sspec)
 	if sumSquares(f64(obs[292:])) == 0 {
 		t.Error("HumanoidStandup cfrc_ext is zero after a step: mj_rnePostConstraint did not run")
+	}
+}
+
+// TestInitialStateInfo checks the qpos0 and qvel0 info arrays: they hold the episode's
+// initial state after the reset noise, unchanged by steps, new at each reset, and
+// enough to replay the episode: another env put into that state and given the same
+// actions follows the same trajectory.
+func TestInitialStateInfo(t *testing.T) {
+	requireMuJoCo(t)
+	a, spec := makeEnv(t, "Hopper-v4", nil, 5)
+	b, _ := makeEnv(t, "Hopper-v4", nil, 99)
+	qp, np := spec.InfoSpan("qpos0")
+	qv, nv := spec.InfoSpan("qvel0")
+	a.Reset()
+	_, info := observe(a, spec)
+	for i := range np {
+		if info[qp+i] != float32(a.d.Qpos[i]) {
+			t.Fatalf("qpos0[%d] = %v, qpos after reset %v", i, info[qp+i], a.d.Qpos[i])
+		}
+	}
+	for i := range nv {
+		if info[qv+i] != float32(a.d.Qvel[i]) {
+			t.Fatalf("qvel0[%d] = %v, qvel after reset %v", i, info[qv+i], a.d.Qvel[i])
+		}
+	}
+	if sumSquares(a.d.Qvel) == 0 {
+		t.Fatal("Hopper's reset noise left qvel at zero")
+	}
+	first := slices.Clone(info[qp : qv+nv])
+	b.Reset()
+	copy(b.d.Qpos, a.qpos0)
+	copy(b.d.Qvel, a.qvel0)
+	b.d.forward()
+	act := []float32{0.3, -0.2, 0.1}
+	for step := range 20 {
+		a.Step(act)
+		b.Step(act)
+		oa, ia := observe(a, spec)
+		ob, _ := observe(b, spec)
+		if !slices.Equal(oa, ob) {
+			t.Fatalf("step %d: the env started from qpos0/qvel0 diverged", step)
+		}
+		if !slices.Equal(ia[qp:qv+nv], first) {
+			t.Fatalf("step %d: qpos0/qvel0 changed during the episode", step)
+		}
+	}
+	a.Reset()
+	if _, info = observe(a, spec); slices.Equal(info[qp:qv+nv], first) {
+		t.Fatal("a new episode kept the previous one's qpos0/qvel0")
 	}
 }
 

@@ -171,20 +171,33 @@ func (d taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, er
 		ActionSpace:     envpool.BoxSpace(low, high),
 		MaxEpisodeSteps: d.maxEpisodeSteps,
 		FrameSkip:       frameSkip,
-		InfoKeys:        append(append([]string{}, b.infoKeys()...), "error"),
+		InfoKeys:        append(append([]string{}, b.infoKeys()...), "error", "qpos0", "qvel0"),
+		InfoLens:        infoLens(len(b.infoKeys())+1, m.NQ, m.NV),
 		RewardThreshold: d.rewardThreshold,
 		RenderFPS:       1 / dt, // one picture per env step of simulated time
 		RenderWidth:     480, RenderHeight: 480,
+		Options: o.fo.Values(),
 	}
+	t.spec.Options["frame_skip"] = frameSkip // 0 stands for the task's own
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
+}
+
+// infoLens gives the info columns' lengths of a task with the given number of scalar
+// keys followed by arrays of the given lengths.
+func infoLens(scalars int, arrays ...int) []int {
+	lens := make([]int, scalars, scalars+len(arrays))
+	for i := range lens {
+		lens[i] = 1
+	}
+	return append(lens, arrays...)
 }
 
 // readModel returns an embedded asset, or reads a model file from disk for the
 // xml_file option (a self-contained MJCF file: includes and meshes are not resolved).
 func (d taskDef) readModel(file string) ([]byte, error) {
 	if !strings.ContainsRune(file, '/') {
-		if b, err := assets.ReadFile("assets/" + file); err == nil {
+		if b, err := assets.ReadFile("assets/" + embeddedName(file)); err == nil {
 			return b, nil
 		}
 	}
@@ -193,6 +206,18 @@ func (d taskDef) readModel(file string) ([]byte, error) {
 		return nil, fmt.Errorf("mujoco: %s: reading model file: %w (an embedded model is named like %q; any other name is read from disk)", d.id, err, d.asset)
 	}
 	return b, nil
+}
+
+// embeddedName maps EnvPool's names for its copies of Gymnasium's models
+// ("half_cheetah_envpool.xml") to the embedded model they copy ("half_cheetah.xml"):
+// EnvPool changed them only where MuJoCo 3 refuses Gymnasium's text (Swimmer's
+// collision="predefined", which it replaced by geoms that collide with nothing: the
+// same physics), so a script that names them gets the same tasks.
+func embeddedName(file string) string {
+	if base, ok := strings.CutSuffix(file, "_envpool.xml"); ok {
+		return base + ".xml"
+	}
+	return file
 }
 
 // ModelXML returns the embedded MJCF model of a task, e.g. to time the same model with

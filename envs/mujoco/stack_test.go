@@ -40,7 +40,7 @@ func TestPixelObservationsGym(t *testing.T) {
 			defer ref.Close()
 			n := 3 * size * size
 			obs := make([]uint8, spec.ObsSpace.Size())
-			info := make([]float32, len(spec.InfoKeys))
+			info := make([]float32, spec.InfoWidth())
 			// check observes e and compares its newest picture with a fresh drawing and
 			// its info with the state env's.
 			check := func(when string) []uint8 {

@@ -182,8 +182,8 @@ func TestV5Spaces(t *testing.T) {
 		if math.IsNaN(tc.threshold) != !spec.HasRewardThreshold() || (!math.IsNaN(tc.threshold) && spec.RewardThreshold != tc.threshold) {
 			t.Errorf("%s: reward threshold %v, want %v", name, spec.RewardThreshold, tc.threshold)
 		}
-		if tc.infoKeys != nil && !slices.Equal(spec.InfoKeys, append(slices.Clone(tc.infoKeys), "error")) {
-			t.Errorf("%s: info keys %v, want %v and error", name, spec.InfoKeys, tc.infoKeys)
+		if tc.infoKeys != nil && !slices.Equal(spec.InfoKeys, append(slices.Clone(tc.infoKeys), "error", "qpos0", "qvel0")) {
+			t.Errorf("%s: info keys %v, want %v, error, qpos0 and qvel0", name, spec.InfoKeys, tc.infoKeys)
 		}
 		e, _ := makeEnv(t, tc.id, tc.opts, 0)
 		if e.m.Name() != tc.model {
@@ -806,7 +806,7 @@ func TestV5ResetInfo(t *testing.T) {
 				want = cat([]float64{q[0], q[1], q[2] - e.m.Qpos0[2]}, humanoidTendons(t, e))
 			}
 			state := len(want)
-			want = append(want, make([]float64, len(info)-state)...)
+			want = append(want, make([]float64, spec.InfoIndex("qpos0")-state)...) // the scalars: the rest are 0
 			for i, w := range want {
 				if math.Abs(float64(info[i])-w) > 1e-6 {
 					t.Fatalf("%s reset %d: info %s = %v, want %v", id, episode, spec.InfoKeys[i], info[i], w)
@@ -1182,5 +1182,37 @@ func TestV5OptionErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: %v, want an error naming %s", tc.id, tc.opts, err, tc.want)
 		}
+	}
+}
+
+// TestEnvPoolModelNames: EnvPool's names for its copies of Gymnasium's models load the
+// embedded models, and the spec reports the name given.
+func TestEnvPoolModelNames(t *testing.T) {
+	requireMuJoCo(t)
+	for _, id := range []string{"HalfCheetah-v5", "Swimmer-v4"} {
+		name := map[string]string{"HalfCheetah-v5": "half_cheetah_envpool.xml", "Swimmer-v4": "swimmer_envpool.xml"}[id]
+		a, spec := makeEnv(t, id, map[string]any{"xml_file": name}, 4)
+		b, _ := makeEnv(t, id, nil, 4)
+		if spec.Options["xml_file"] != name {
+			t.Fatalf("%s: spec reports xml_file %v, want %s", id, spec.Options["xml_file"], name)
+		}
+		a.Reset()
+		b.Reset()
+		act := make([]float32, spec.ActionSpace.Size())
+		for i := range act {
+			act[i] = 0.5
+		}
+		for step := range 10 {
+			a.Step(act)
+			b.Step(act)
+			oa, _ := observe(a, spec)
+			ob, _ := observe(b, spec)
+			if !slices.Equal(oa, ob) {
+				t.Fatalf("%s with %s differs from the default model at step %d", id, name, step)
+			}
+		}
+	}
+	if _, _, err := envs.MakeEnv("Ant-v4", map[string]any{"xml_file": "nosuch_envpool.xml"}, 0); err == nil {
+		t.Fatal("an EnvPool-style name without an embedded model was accepted")
 	}
 }

@@ -47,7 +47,7 @@ func register[O any](id string, maxSteps int, threshold float64, defaults O, bui
 		}
 		spec := t.spec
 		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
-		spec.RenderFPS = renderFPS
+		spec.RenderFPS, spec.Options = renderFPS, envs.OptionValues(&o)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return t.make(seed), nil }, nil
 	}})
 }

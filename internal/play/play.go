@@ -277,7 +277,7 @@ func (a *Agent) Play(opts Options) ([]Episode, error) {
 		}
 		ob.U8 = make([]uint8, a.Spec.ObsSpace.Size())
 	}
-	info := make([]float32, len(a.Spec.InfoKeys))
+	info := make([]float32, a.Spec.InfoWidth())
 	// Returns are raw: the family's unclipped reward column when it has one (Atari).
 	rawCol := a.Spec.InfoIndex("reward")
 	act := make([]float32, max(a.Spec.ActionSpace.Size(), 1))

@@ -37,7 +37,7 @@ import numbers
 
 from . import _lib
 from .pool import DMEnvPool, GymEnvPool, GymnasiumEnvPool, RLPool, options_json
-from .spec import DOUBLE_FAMILIES, ArraySpec, EnvSpec
+from .spec import ArraySpec, EnvSpec
 
 __all__ = [
     "make", "make_gymnasium", "make_gym", "make_dm", "make_spec", "list_all_envs",
@@ -120,23 +120,6 @@ def _pool_kwargs(kwargs):
     return {"zero_copy": kwargs.pop("zero_copy", False), "flat_obs": kwargs.pop("flat_obs", False)}
 
 
-def _state_frame_stack(task_id, kwargs):
-    """Take frame_stack out of kwargs where it stacks state observations, which the
-    pools do in Python: MuJoCo's and the control suite's tasks without from_pixels (the
-    engine stacks the control suite's pictures itself). Returns the number of frames
-    (1: no stacking); elsewhere frame_stack stays an option for the task to judge."""
-    if "frame_stack" not in kwargs or kwargs.get("from_pixels"):
-        return 1
-    rest = {k: v for k, v in kwargs.items() if k != "frame_stack"}
-    family = json.loads(_lib.task_spec(task_id, options_json(rest)))["family"]
-    if family not in DOUBLE_FAMILIES:
-        return 1
-    k = kwargs.pop("frame_stack")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError("rlpool: frame_stack = %r: want an integer >= 1" % (k,))
-    return int(k)
-
-
 def build(task_id, env_type, kwargs, pools=None, legacy=False):
     """Make a pool of the class pools[env_type] (default: the EnvPool 1.x ones) from
     make's keywords. rlpool.legacy builds its pools with it."""
@@ -149,7 +132,6 @@ def build(task_id, env_type, kwargs, pools=None, legacy=False):
     kwargs.setdefault("num_envs", 1)
     kwargs.setdefault("seed", 0)
     try:
-        own["frame_stack"] = _state_frame_stack(task_id, kwargs)
         pool = pools[env_type](task_id, options=kwargs, render_options=render, **own)
     except ValueError as e:
         raise _compat(e) from None
@@ -207,8 +189,7 @@ def make_spec(task_id: str, **kwargs) -> EnvSpec:
     kwargs.setdefault("num_envs", 1)
     kwargs.setdefault("seed", 0)
     try:
-        stack = _state_frame_stack(task_id, kwargs)
         raw = _lib.task_spec(task_id, options_json(kwargs))
     except ValueError as e:
         raise _compat(e) from None
-    return EnvSpec(json.loads(raw), kwargs, flat_obs=flat, frame_stack=stack)
+    return EnvSpec(json.loads(raw), kwargs, flat_obs=flat)

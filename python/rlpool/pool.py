@@ -54,7 +54,7 @@ class RLPool:
 
     env_type = None
 
-    def __init__(self, task_id, options=None, zero_copy=False, flat_obs=False, render_options=None, frame_stack=1):
+    def __init__(self, task_id, options=None, zero_copy=False, flat_obs=False, render_options=None):
         if not isinstance(task_id, str):
             raise ValueError("rlpool: task_id must be a string, got %r" % (task_id,))
         lib = _lib.load()
@@ -74,7 +74,7 @@ class RLPool:
         self._zero_copy = bool(zero_copy)
         self._render = dict(render_options or {})
         self._drawn_size = None  # (width, height) the task draws, learnt by render
-        self.spec = EnvSpec(raw, options, flat_obs=flat_obs, frame_stack=frame_stack)
+        self.spec = EnvSpec(raw, options, flat_obs=flat_obs)
         self._num_envs = raw["num_envs"]
         self._batch = raw["batch_size"]
         self._obs_shape = tuple(raw["obs_shape"])
@@ -88,10 +88,6 @@ class RLPool:
         self._same_step = raw["auto_reset"] == "same_step"
         self._all_ids = np.arange(self._num_envs, dtype=np.int32)
         self._bufs = None
-        # Each env's last frame_stack observations, oldest first (None: no stacking).
-        self._history = None
-        if self.spec.frame_stack > 1:
-            self._history = np.zeros((self._num_envs, self.spec.frame_stack) + self._obs_shape, self._obs_dtype)
         self._config = dict(self.spec._config)
         self._config.update(env_type=self.env_type, zero_copy=self._zero_copy, flat_obs=bool(flat_obs))
 
@@ -280,7 +276,7 @@ class RLPool:
                 "truncated": np.empty(b, dtype=np.bool_),
                 "env_id": np.empty(b, dtype=np.int32),
                 "elapsed_step": np.empty(b, dtype=np.int32),
-                "info": np.empty((b, len(self._info_keys)), dtype=np.float32),
+                "info": np.empty((b, self.spec.info_width), dtype=np.float32),
                 "final_obs": np.empty((b,) + self._obs_shape, dtype=self._obs_dtype) if self._same_step else None,
             }
             order = ("obs", "reward", "terminated", "truncated", "env_id", "elapsed_step", "info", "final_obs")
@@ -313,40 +309,19 @@ class RLPool:
 
     def _observation(self, flat):
         """The observation in EnvPool's form: one array (in EnvPool's dtype), or a dict
-        of the control suite's named fields (sliced from the last axis, so that stacked
-        observations keep their frame axis)."""
+        of the control suite's named fields (EnvSpec.field_of: stacked ones with their
+        frame axis)."""
         dtype = self.spec.obs_dtype
         if self._obs_fields[0][2] is None:
             return flat if flat.dtype == dtype else flat.astype(dtype)
-        scalar = self.spec.scalar_fields
-        return {k: (flat[..., off] if k in scalar else flat[..., off:off + size]).astype(dtype)
-                for k, off, size in self._obs_fields}
-
-    def _stack(self, b):
-        """Replace a batch's observations by each env's last frame_stack ones, oldest
-        first: a row that starts an episode fills its env's history with its
-        observation, any other row pushes it out of the oldest. In same_step mode the
-        final observation of an ended episode is stacked onto that episode's history."""
-        b = dict(b)
-        ids, obs = b["env_id"], b["obs"]
-        hist = self._history[ids]
-        pushed = np.concatenate([hist[:, 1:], obs[:, None]], axis=1)
-        start = b["elapsed_step"] == 0
-        if b["final_obs"] is not None:
-            ended = b["terminated"] | b["truncated"]
-            b["final_obs"] = np.concatenate([hist[:, 1:], b["final_obs"][:, None]], axis=1)
-            start = start | ended
-        pushed[start] = obs[start][:, None]
-        self._history[ids] = pushed
-        b["obs"] = pushed
-        return b
+        return {k: self.spec.field_of(flat, k, off, size).astype(dtype) for k, off, size in self._obs_fields}
 
     def _info(self, b):
         """The info dict of a batch, with EnvPool's keys and dtypes."""
         info = {"env_id": b["env_id"], "players": {"env_id": b["env_id"]}, "elapsed_step": b["elapsed_step"]}
         cols = b["info"]
-        for j, k in self._info_cols:
-            info[k] = cols[:, j].astype(self.spec.info_dtype(k))
+        for j, n, k in self._info_cols:
+            info[k] = (cols[:, j] if n == 1 else cols[:, j:j + n]).astype(self.spec.info_dtype(k))
         if b["final_obs"] is not None:
             info["final_obs"] = self._observation(b["final_obs"])
         return info
@@ -357,7 +332,7 @@ class RLPool:
         on a reset row, LAST on an episode's end, and a discount of 0 on a terminal
         step."""
         if "step_type" in self._info_keys:
-            st = b["info"][:, self._info_keys.index("step_type")].astype(np.int32)
+            st = b["info"][:, self.spec.info_span("step_type")[0]].astype(np.int32)
             # The family knows its own episode's end, not the pool's time limit
             # (max_episode_steps): a step the pool truncates is the episode's last.
             st[b["truncated"] & (st == _STEP_MID)] = _STEP_LAST
@@ -365,7 +340,7 @@ class RLPool:
             st = np.where(b["terminated"] | b["truncated"], _STEP_LAST, _STEP_MID).astype(np.int32)
             st[b["elapsed_step"] == 0] = _STEP_FIRST
         if "discount" in self._info_keys:
-            disc = b["info"][:, self._info_keys.index("discount")].copy()
+            disc = b["info"][:, self.spec.info_span("discount")[0]].copy()
         else:
             disc = (~b["terminated"]).astype(np.float32)
         return st, disc
@@ -382,10 +357,7 @@ class RLPool:
         them as step (or, with reset=True, reset) does. info holds numpy arrays: env_id, players.env_id,
         elapsed_step, the task's own keys, and final_obs in same_step mode (valid in
         rows that ended an episode)."""
-        b = self._wait()
-        if self._history is not None:
-            b = self._stack(b)
-        return self._to(b, reset, return_info)
+        return self._to(self._wait(), reset, return_info)
 
     def step(self, action, env_id=None):
         """send(action, env_id) followed by recv()."""
@@ -530,7 +502,7 @@ class DMEnvPool(RLPool, dm.Environment):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         fields = ["env_id", "players"] + [k for k, _, _ in self._obs_fields]
-        fields += [k for _, k in self._info_cols if k != "elapsed_step"]
+        fields += [k for _, _, k in self._info_cols if k != "elapsed_step"]
         self._state_cls = collections.namedtuple("State", fields)
         self._players_cls = collections.namedtuple("players", ["env_id"])
 

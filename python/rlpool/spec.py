@@ -25,8 +25,11 @@ DOUBLE_FAMILIES = ("mujoco", "dmc")
 #: dtypes of the info columns EnvPool declares as integers or float32 whatever the family.
 _INFO_DTYPES = {
     "lives": np.int32, "terminated": np.int32, "elapsed_step": np.int32, "step_type": np.int32,
-    "error": np.int32, "reward": np.float32, "discount": np.float32,
+    "error": np.int32, "reward": np.float32, "discount": np.float32, "ram": np.uint8,
 }
+
+#: Bounds of the info arrays that declare them (EnvPool's): the console's RAM bytes.
+_INFO_BOUNDS = {"ram": (0, 255)}
 
 #: Info columns of the Go families that EnvPool reports outside info: a dm TimeStep's
 #: discount and step_type (the gym pools leave them out).
@@ -93,18 +96,25 @@ class EnvSpec:
     """The spec of a task under a set of options (envpool.make_spec, pool.spec).
 
     flat_obs keeps a control-suite observation as one flat array (rlpool's own
-    layout) instead of EnvPool's named fields. frame_stack > 1 gives every observation
-    entry a leading axis of that many frames (the pools stack state observations).
+    layout) instead of EnvPool's named fields. With frame_stack > 1 on state
+    observations the engine stacks them and every entry has a leading axis of that
+    many frames, oldest first.
     """
 
-    def __init__(self, raw, options=None, flat_obs=False, frame_stack=1):
+    def __init__(self, raw, options=None, flat_obs=False):
         self.raw = raw
         self.task_id = self.id = raw["task_id"]
         self.family = raw["family"]
         self.flat_obs = bool(flat_obs)
-        #: The number of observations stacked per env (1: none).
-        self.frame_stack = int(frame_stack)
+        #: The number of state observations the engine stacks per env (1: none;
+        #: stacked pictures are channels of one observation).
+        self.frame_stack = 1 if raw["obs_dtype"] == "uint8" else int((raw.get("options") or {}).get("frame_stack", 1))
         self.info_keys = list(raw["info_keys"])
+        #: Columns per info key, in info_keys' order: 1 for a scalar, the length of an
+        #: array (Atari's 128 RAM bytes, MuJoCo's initial qpos and qvel).
+        self.info_lens = list(raw.get("info_lens") or [1] * len(self.info_keys))
+        #: float32 info columns per row of the library's batches.
+        self.info_width = sum(self.info_lens)
         # Named slices of a flattened observation (the control suite's ordered dict):
         # {"position": slice(0, 8), "velocity": slice(8, 17)}; empty for other tasks.
         self.obs_layout = {f["name"]: slice(f["offset"], f["offset"] + f["size"])
@@ -112,6 +122,9 @@ class EnvSpec:
         # The layout's one-value entries that are scalars (shape () per env, as EnvPool
         # declares them) rather than vectors of one.
         self.scalar_fields = frozenset(f["name"] for f in raw.get("obs_layout") or [] if f.get("scalar"))
+        # Frames per layout entry when the engine stacks state observations (each
+        # entry's frames together, oldest first).
+        self.field_frames = {f["name"]: f.get("frames") or 1 for f in raw.get("obs_layout") or []}
         self.max_episode_steps = raw["max_episode_steps"] or None
         # Frames per second at which the task's pictures play in its own time
         # (Gymnasium's metadata["render_fps"]); None when the family declares none.
@@ -138,10 +151,11 @@ class EnvSpec:
             "max_episode_steps": raw["max_episode_steps"] or INT32_MAX,
         }
         values.update((k, v) for k, v in options.items() if k not in values and v is not None)
+        # The task's options left at their defaults, as the family reports them.
+        for k, v in (raw.get("options") or {}).items():
+            values.setdefault(k, v)
         if raw["family"] in ("atari", "mujoco"):
             values.setdefault("frame_skip", raw["frame_skip"])
-        if self.frame_stack > 1 or "frame_stack" in options:
-            values["frame_stack"] = self.frame_stack
         values.update(task_id=raw["task_id"], reward_threshold=self.reward_threshold,
                       auto_reset=raw["auto_reset"])
         return values
@@ -166,13 +180,34 @@ class EnvSpec:
             return [(k, s.start, s.stop - s.start) for k, s in self.obs_layout.items()]
         return [("obs", 0, None)]
 
+    def field_of(self, flat, name, off, size):
+        """Entry name of flat observations (one or a batch: the last axis is the flat
+        one) in EnvPool's shape: its frames on an axis of their own when stacked, a
+        scalar entry without its axis of one."""
+        part = flat[..., off:off + size]
+        k = self.field_frames.get(name, 1)
+        if k > 1:
+            part = part.reshape(part.shape[:-1] + (k, size // k))
+        return part[..., 0] if name in self.scalar_fields else part
+
     def info_dtype(self, key):
         """The dtype of the info column key in the pools' info dicts."""
         return np.dtype(_INFO_DTYPES.get(key, self._float))
 
+    def info_span(self, key):
+        """The first column of the info key in the library's batches and its number of
+        columns (1 for a scalar), or None when the task has no such key."""
+        at = 0
+        for k, n in zip(self.info_keys, self.info_lens):
+            if k == key:
+                return at, n
+            at += n
+        return None
+
     def info_columns(self):
-        """(column index, key) of the Go info columns that go into info dicts."""
-        return [(j, k) for j, k in enumerate(self.info_keys) if k not in TIMESTEP_COLUMNS]
+        """(first column, number of columns, key) of the Go info keys that go into info
+        dicts: one column for a scalar key, the array's length for an array key."""
+        return [self.info_span(k) + (k,) for k in self.info_keys if k not in TIMESTEP_COLUMNS]
 
     @property
     def state_array_spec(self):
@@ -190,21 +225,22 @@ class EnvSpec:
         shape = list(self.raw["obs_shape"])
         low = _bound(self.raw["obs_low"], "-inf", shape, self.obs_dtype)
         high = _bound(self.raw["obs_high"], "inf", shape, self.obs_dtype)
-        k = self.frame_stack
-        stack = (lambda v: v if k == 1 or np.ndim(v) == 0 else np.broadcast_to(v, (k,) + v.shape).copy())
-        lead = [k] if k > 1 else []
         for name, off, size in self.obs_fields():
             if size is None:
-                out["obs"] = ArraySpec(self.obs_dtype, lead + shape, stack(low), stack(high))
+                out["obs"] = ArraySpec(self.obs_dtype, shape, low, high)
             else:
-                one = name in self.scalar_fields
-                part = (lambda v: v if np.ndim(v) == 0 else stack(v[off] if one else v[off:off + size]))
-                out["obs:" + name] = ArraySpec(self.obs_dtype, lead + ([] if one else [size]), part(low), part(high))
-        for _, k in self.info_columns():
+                part = (lambda v: v if np.ndim(v) == 0 else self.field_of(v, name, off, size))
+                fshape = list(self.field_of(np.empty(int(np.prod(shape))), name, off, size).shape)
+                out["obs:" + name] = ArraySpec(self.obs_dtype, fshape, part(low), part(high))
+        for _, n, k in self.info_columns():
             if k == "elapsed_step":
                 continue  # the family's own count is the common elapsed_step
             dt = self.info_dtype(k)
-            out["info:" + k] = _int_spec([-1]) if dt.kind == "i" else _float_spec(dt, [-1])
+            if n > 1 or k in _INFO_BOUNDS:
+                low, high = _INFO_BOUNDS.get(k, (-np.inf, np.inf))
+                out["info:" + k] = ArraySpec(dt, [n], low, high)
+            else:
+                out["info:" + k] = _int_spec([-1]) if dt.kind == "i" else _float_spec(dt, [-1])
         return out
 
     @property

@@ -48,6 +48,16 @@ def test_make_spec_config_and_bounds():
     assert spec.reward_threshold == 475 and spec.max_episode_steps == 500
     # The task's own options appear in the config with the values given.
     assert rlpool.make_spec("Pendulum-v1", g=9.5).config.g == 9.5
+    # Options left at their defaults appear too, with the value the task used.
+    assert rlpool.make_spec("Pendulum-v1").config.g == 10.0
+    hopper = rlpool.make_spec("Hopper-v4").config
+    assert (hopper.reset_noise_scale, hopper.frame_skip, hopper.frame_stack) == (0.005, 4, 1)
+    assert rlpool.make_spec("WalkerWalk-v1").config.frame_stack == 1  # states; pictures stack 3
+    assert rlpool.make_spec("WalkerWalk-v1", from_pixels=True).config.frame_stack == 3
+    if roms_dir() is not None:
+        breakout = rlpool.make_spec("Breakout-v5").config
+        assert (breakout.mode, breakout.difficulty, breakout.stack_num, breakout.episodic_life) == (-1, -1, 4, False)
+        assert rlpool.make_spec("Breakout-v5", mode=4).config.mode == 4
     # Gymnasium's CartPole bounds: 2 * 2.4 for the cart, 2 * 12 degrees for the pole and
     # float32's largest value for the speeds.
     high = spec.observation_space.high
@@ -189,6 +199,30 @@ def test_family_dtypes(task, obs_dtype, info_dtypes):
         for k, dt in info_dtypes.items():
             assert info[k].dtype == dt and info[k].shape == (2,), k
         assert "discount" not in info and "step_type" not in info  # a dm TimeStep's fields
+
+
+def test_info_arrays():
+    # Atari's RAM and MuJoCo's initial state are arrays per env, with EnvPool's specs.
+    with make_or_skip("Breakout-v5", env_type="gymnasium", num_envs=2) as p:
+        ram = p.spec.state_array_spec["info:ram"]
+        assert (ram.dtype, ram.shape, ram.minimum, ram.maximum) == (np.uint8, [128], 0, 255)
+        _, info = p.reset()
+        assert info["ram"].dtype == np.uint8 and info["ram"].shape == (2, 128)
+        _, _, _, _, info = p.step(np.ones(2, np.int32))  # FIRE
+        # Breakout keeps its lives in RAM byte 57 (0xB9).
+        np.testing.assert_array_equal(info["ram"][:, 57], info["lives"])
+    with make_or_skip("Hopper-v4", env_type="gymnasium", num_envs=2, seed=1) as p:
+        states = p.spec.state_array_spec
+        assert states["info:qpos0"].shape == [6] and states["info:qvel0"].dtype == np.float64
+        _, info = p.reset()
+        q0 = info["qpos0"]
+        assert q0.shape == (2, 6) and q0.dtype == np.float64 and not np.array_equal(q0[0], q0[1])
+        for _ in range(3):
+            _, _, _, _, info = p.step(np.zeros((2, 3)))
+            np.testing.assert_array_equal(info["qpos0"], q0)  # the episode's, until a reset
+    with make_or_skip("CheetahRun-v1", env_type="dm", num_envs=1) as p:
+        ts = p.reset()
+        assert ts.observation.qpos0.shape == (1, 9) and ts.observation.qvel0.shape == (1, 9)
 
 
 def test_control_suite_named_fields_match_flat():

@@ -70,7 +70,7 @@ def row_record(obs, rew, term, trunc, info, i, keys, obs_dtype):
         "truncated": bool(trunc[i]),
         "elapsed": int(info["elapsed_step"][i]),
         "obs_sha256": hashlib.sha256(np.ascontiguousarray(obs[i], dtype=obs_dtype).tobytes()).hexdigest(),
-        "info": [float(np.float32(info[k][i])) for k in keys],
+        "info": [float(np.float32(v)) for k in keys for v in np.atleast_1d(info[k][i])],
     }
 
 
@@ -86,9 +86,15 @@ def gotrace():
 
 
 def info_columns(pool):
-    """The info columns the pool returns in info (the others are a dm TimeStep's), by
-    their index among the engine's columns."""
-    return [(j, k) for j, k in enumerate(pool.spec.info_keys) if k not in ("discount", "step_type")]
+    """The info keys the pool returns in info (the others are a dm TimeStep's), each with
+    the indexes of its columns among the engine's (one for a scalar, an array's length
+    for an array key such as Atari's ram)."""
+    out, at = [], 0
+    for k, n in zip(pool.spec.info_keys, pool.spec.info_lens):
+        if k not in ("discount", "step_type"):
+            out.append((list(range(at, at + n)), k))
+        at += n
+    return out
 
 
 def go_rows(gotrace, task, num_envs, batch, threads, seed, recvs, max_steps=0, options=None, columns=None):
@@ -181,8 +187,9 @@ def test_family_spaces_and_step(task, opts, dtype, kind):
         np.testing.assert_array_equal(info["env_id"], [0, 1, 2])
         np.testing.assert_array_equal(info["players"]["env_id"], [0, 1, 2])
         np.testing.assert_array_equal(info["elapsed_step"], [0, 0, 0])
-        for _, k in info_columns(pool):
-            assert info[k].shape == (3,) and info[k].dtype == pool.spec.info_dtype(k)
+        for cols, k in info_columns(pool):
+            shape = (3,) if len(cols) == 1 else (3, len(cols))
+            assert info[k].shape == shape and info[k].dtype == pool.spec.info_dtype(k)
         for step in range(1, 6):
             act = np.stack([act_space.sample() for _ in range(3)])
             if kind == "discrete":
@@ -239,7 +246,7 @@ def test_trajectories_match_go(gotrace, task, n, batch, threads, seed, recvs, ma
     with make_or_skip(task, num_envs=n, batch_size=batch, num_threads=threads, seed=seed,
                       max_episode_steps=max_steps or None, **opts) as pool:
         mine = py_rows(pool, recvs, sync)
-        columns = [j for j, _ in info_columns(pool)]
+        columns = [j for cols, _ in info_columns(pool) for j in cols]
     ref = go_rows(gotrace, task, n, batch, threads, seed, recvs, max_steps, opts, columns)
     assert len(mine) == len(ref) == (recvs + 1) * batch
     if sync:

@@ -18,15 +18,18 @@ const (
 )
 
 // InfoKeys are the info columns of every suite task: the step's discount (1, or 0 at a
-// terminal state), its step type, and the fault code of the mujoco package (0, or why
-// the env ended the episode as truncated).
-var InfoKeys = []string{"discount", "step_type", "error"}
+// terminal state), its step type, the fault code of the mujoco package (0, or why
+// the env ended the episode as truncated), and the arrays qpos0 and qvel0: the
+// episode's initial state after initialize_episode (EnvPool's, from which a reference
+// implementation can replay the episode), nq and nv columns.
+var InfoKeys = []string{"discount", "step_type", "error", "qpos0", "qvel0"}
 
 // The info columns' indexes, in InfoKeys' order.
 const (
 	infoDiscount = iota
 	infoStepType
 	infoError
+	infoScalars // the columns before the arrays
 )
 
 // logic is one suite task's behaviour (the suite's Task subclass) for one env. Each env
@@ -139,6 +142,8 @@ type Env struct {
 	stepType int
 	discount float64
 
+	qpos0, qvel0 []float64 // the episode's initial state (the qpos0 and qvel0 info arrays)
+
 	fault    int
 	faultMsg string
 
@@ -159,7 +164,7 @@ func newEnv(t *task, seed int64) (*Env, error) {
 		m.Close()
 		return nil, err
 	}
-	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub)}
+	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub), qpos0: make([]float64, m.NQ), qvel0: make([]float64, m.NV)}
 	e.logic, err = t.def.newLogic(e.p, t.opts)
 	if err == nil && t.pix.size > 0 {
 		e.pix, err = newPixels(e.p, t.pix)
@@ -198,6 +203,8 @@ func (e *Env) Reset() {
 	if err == nil {
 		err = p.forwardPassive()
 	}
+	copy(e.qpos0, p.D.Qpos)
+	copy(e.qvel0, p.D.Qvel)
 	if err == nil && e.pix != nil {
 		err = e.pix.capture(p.D, true)
 	}
@@ -278,6 +285,15 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	info[infoDiscount] = float32(e.discount)
 	info[infoStepType] = float32(e.stepType)
 	info[infoError] = float32(e.fault)
+	at := infoScalars
+	for _, v := range e.qpos0 {
+		info[at] = float32(v)
+		at++
+	}
+	for _, v := range e.qvel0 {
+		info[at] = float32(v)
+		at++
+	}
 	switch {
 	case e.pix != nil:
 		e.pix.observe(obs.U8)

@@ -53,6 +53,23 @@ func TestEveryTaskEpisode(t *testing.T) {
 			if ia[1] != StepFirst || ia[0] != 1 || ia[2] != 0 {
 				t.Fatalf("info after reset %v, want discount 1, step type first, no error", ia)
 			}
+			// qpos0 and qvel0: the initial state, nq and nv columns after the scalars.
+			qp, np := spec.InfoSpan("qpos0")
+			qv, nv := spec.InfoSpan("qvel0")
+			if qp != infoScalars || np != a.p.M.NQ || qv != qp+np || nv != a.p.M.NV || spec.InfoWidth() != qv+nv {
+				t.Fatalf("qpos0 at %d (%d), qvel0 at %d (%d), width %d; nq %d nv %d", qp, np, qv, nv, spec.InfoWidth(), a.p.M.NQ, a.p.M.NV)
+			}
+			for i, q := range a.p.D.Qpos {
+				if ia[qp+i] != float32(q) {
+					t.Fatalf("qpos0[%d] = %v, qpos after reset %v", i, ia[qp+i], q)
+				}
+			}
+			for i, v := range a.p.D.Qvel {
+				if ia[qv+i] != float32(v) {
+					t.Fatalf("qvel0[%d] = %v, qvel after reset %v", i, ia[qv+i], v)
+				}
+			}
+			initial := slices.Clone(ia[qp:])
 			for step := 1; step <= TimeLimit; step++ {
 				act := randomAction(rng, spec)
 				ra, rb := a.Step(act), b.Step(act)
@@ -64,6 +81,9 @@ func TestEveryTaskEpisode(t *testing.T) {
 				if ia[2] != 0 {
 					f, msg := a.Fault()
 					t.Fatalf("step %d: fault %d: %s", step, f, msg)
+				}
+				if !slices.Equal(ia[qp:], initial) {
+					t.Fatalf("step %d: qpos0/qvel0 changed during the episode", step)
 				}
 				// Every suite reward lies in [0, 1] but LQR's, 1 minus a quadratic cost.
 				if !(ra.Reward <= 1 && (ra.Reward >= 0 || strings.HasPrefix(id, "Lqr"))) {

@@ -79,7 +79,7 @@ func observe(t testing.TB, e *Env, spec envpool.Spec) ([]float32, []float32) {
 	for i := range obs {
 		obs[i] = float32(math.NaN())
 	}
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	e.Observe(envpool.Obs{F32: obs}, info)
 	for i, v := range obs {
 		if math.IsNaN(float64(v)) {

@@ -38,7 +38,7 @@ func TestPixelObservations(t *testing.T) {
 	n := 3 * 48 * 48
 	obs := func() []uint8 {
 		o := make([]uint8, spec.ObsSpace.Size())
-		info := make([]float32, len(spec.InfoKeys))
+		info := make([]float32, spec.InfoWidth())
 		e.Observe(envpool.Obs{U8: o}, info)
 		if info[2] != 0 {
 			f, msg := e.Fault()

@@ -229,10 +229,15 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		MaxEpisodeSteps: TimeLimit,
 		FrameSkip:       frameSkip,
 		InfoKeys:        append([]string(nil), InfoKeys...),
+		InfoLens:        []int{1, 1, 1, m.NQ, m.NV},
 		RewardThreshold: math.NaN(),
 		ObsLayout:       layout,
 		RenderFPS:       1 / (float64(frameSkip) * m.Timestep), // one picture per control step
 		RenderWidth:     480, RenderHeight: 480,
+		Options: envs.OptionValues(append([]any{&bo}, more...)...),
+	}
+	if !bo.FromPixels {
+		t.spec.Options["frame_stack"] = stateStack // states stack 1 by default, pictures 3
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
@@ -243,7 +248,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 func stackedLayout(layout []envpool.ObsField, k int) []envpool.ObsField {
 	out := make([]envpool.ObsField, len(layout))
 	for i, f := range layout {
-		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size}
+		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size, Scalar: f.Scalar, Frames: k}
 	}
 	return out
 }
