@@ -1189,8 +1189,8 @@ func TestV5OptionErrors(t *testing.T) {
 // embedded models, and the spec reports the name given.
 func TestEnvPoolModelNames(t *testing.T) {
 	requireMuJoCo(t)
-	for _, id := range []string{"HalfCheetah-v5", "Swimmer-v4"} {
-		name := map[string]string{"HalfCheetah-v5": "half_cheetah_envpool.xml", "Swimmer-v4": "swimmer_envpool.xml"}[id]
+	for _, id := range []string{"HalfCheetah-v5", "Swimmer-v5"} {
+		name := map[string]string{"HalfCheetah-v5": "half_cheetah_envpool.xml", "Swimmer-v5": "swimmer_envpool.xml"}[id]
 		a, spec := makeEnv(t, id, map[string]any{"xml_file": name}, 4)
 		b, _ := makeEnv(t, id, nil, 4)
 		if spec.Options["xml_file"] != name {
