@@ -1,0 +1,131 @@
+package minigrid
+
+import "fmt"
+
+// The task ids of EnvPool 1.2.4's envpool/minigrid/registration.py, with its time
+// limits and options; the six MiniGrid-WFC ids (wave function collapse layouts) are
+// not implemented (docs/design/minigrid.md).
+
+// randomStart is EnvPool's _RANDOM_START: a random square and direction.
+var randomStart = startOptions{AgentStartPos: [2]int{-1, -1}, AgentStartDir: -1}
+
+// cornerStart is minigrid's default start: (1, 1) facing east.
+var cornerStart = startOptions{AgentStartPos: [2]int{1, 1}}
+
+func init() {
+	for _, s := range []int{5, 6, 8, 16} {
+		register(task[emptyOptions]{id: fmt.Sprintf("MiniGrid-Empty-%dx%d-v0", s, s), maxSteps: 4 * s * s, see: true,
+			opts: emptyOptions{Size: s, startOptions: cornerStart}, build: buildEmpty})
+	}
+	for _, s := range []int{5, 6} {
+		register(task[emptyOptions]{id: fmt.Sprintf("MiniGrid-Empty-Random-%dx%d-v0", s, s), maxSteps: 4 * s * s, see: true,
+			opts: emptyOptions{Size: s, startOptions: randomStart}, build: buildEmpty})
+	}
+	for _, s := range []int{5, 6, 8, 16} {
+		register(task[sizeOptions]{id: fmt.Sprintf("MiniGrid-DoorKey-%dx%d-v0", s, s), maxSteps: 10 * s * s,
+			opts: sizeOptions{Size: s}, build: buildDoorKey})
+	}
+	for i, row := range []int{2, 5} {
+		register(task[distShiftOptions]{id: fmt.Sprintf("MiniGrid-DistShift%d-v0", i+1), maxSteps: 4 * 9 * 7, see: true,
+			opts: distShiftOptions{Width: 9, Height: 7, Strip2Row: row, startOptions: cornerStart}, build: buildDistShift})
+	}
+	for _, c := range []struct {
+		name      string
+		size, n   int
+		obstacles string
+	}{
+		{"LavaCrossingS9N1", 9, 1, "lava"}, {"LavaCrossingS9N2", 9, 2, "lava"}, {"LavaCrossingS9N3", 9, 3, "lava"},
+		{"LavaCrossingS11N5", 11, 5, "lava"}, {"SimpleCrossingS9N1", 9, 1, "wall"}, {"SimpleCrossingS9N2", 9, 2, "wall"},
+		{"SimpleCrossingS9N3", 9, 3, "wall"}, {"SimpleCrossingS11N5", 11, 5, "wall"},
+	} {
+		register(task[crossingOptions]{id: "MiniGrid-" + c.name + "-v0", maxSteps: 4 * c.size * c.size,
+			opts: crossingOptions{obstacleOptions{c.size, c.obstacles}, c.n}, build: buildCrossing})
+	}
+	for _, s := range []int{5, 6, 7} {
+		register(task[obstacleOptions]{id: fmt.Sprintf("MiniGrid-LavaGapS%d-v0", s), maxSteps: 4 * s * s,
+			opts: obstacleOptions{s, "lava"}, build: buildLavaGap})
+	}
+	for _, c := range []struct {
+		name   string
+		size   int
+		n      int
+		random bool
+	}{{"5x5", 5, 2, false}, {"Random-5x5", 5, 2, true}, {"6x6", 6, 3, false}, {"Random-6x6", 6, 3, true},
+		{"8x8", 8, 4, false}, {"16x16", 16, 8, false}} {
+		start := cornerStart
+		if c.random {
+			start = randomStart
+		}
+		register(task[dynamicOptions]{id: "MiniGrid-Dynamic-Obstacles-" + c.name + "-v0", maxSteps: 4 * c.size * c.size,
+			see: true, actions: actForward + 1, opts: dynamicOptions{c.size, c.n, start}, build: buildDynamic})
+	}
+	for _, c := range []struct{ size, n int }{{5, 2}, {6, 2}, {8, 3}} {
+		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-Fetch-%dx%d-N%d-v0", c.size, c.size, c.n), maxSteps: 5 * c.size * c.size,
+			see: true, opts: objectsOptions{c.size, c.n}, build: buildFetch})
+	}
+	register(task[noOptions]{id: "MiniGrid-FourRooms-v0", maxSteps: 100, build: fixed(fourRoomsLevel{})})
+	for _, s := range []int{5, 6, 8} {
+		register(task[sizeOptions]{id: fmt.Sprintf("MiniGrid-GoToDoor-%dx%d-v0", s, s), maxSteps: 4 * s * s, see: true,
+			opts: sizeOptions{s}, build: buildGoToDoor})
+	}
+	for _, s := range []int{6, 8} {
+		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-GoToObject-%dx%d-N2-v0", s, s), maxSteps: 5 * s * s, see: true,
+			opts: objectsOptions{s, 2}, build: buildGoToObject})
+	}
+	for _, c := range []struct{ size, rows int }{{3, 1}, {3, 2}, {3, 3}, {4, 3}, {5, 3}, {6, 3}} {
+		register(task[keyCorridorOptions]{id: fmt.Sprintf("MiniGrid-KeyCorridorS%dR%d-v0", c.size, c.rows), maxSteps: 30 * c.size * c.size,
+			opts: keyCorridorOptions{c.size, c.rows, "ball"}, build: buildKeyCorridor})
+	}
+	register(task[sizeOptions]{id: "MiniGrid-LockedRoom-v0", maxSteps: 10 * 19, opts: sizeOptions{19}, build: buildLockedRoom})
+	for _, c := range []struct {
+		name   string
+		size   int
+		random bool
+	}{{"S17Random", 17, true}, {"S13Random", 13, true}, {"S13", 13, false}, {"S11", 11, false}, {"S9", 9, false}, {"S7", 7, false}} {
+		register(task[memoryOptions]{id: "MiniGrid-Memory" + c.name + "-v0", maxSteps: 5 * c.size * c.size,
+			opts: memoryOptions{c.size, c.random}, build: buildMemory})
+	}
+	for _, c := range []struct {
+		name          string
+		lo, hi, rsize int
+	}{{"N2-S4", 2, 2, 4}, {"N4-S5", 6, 6, 5}, {"N6", 6, 6, 10}} {
+		register(task[multiRoomOptions]{id: "MiniGrid-MultiRoom-" + c.name + "-v0", maxSteps: c.hi * 20,
+			opts: multiRoomOptions{c.lo, c.hi, c.rsize}, build: buildMultiRoom})
+	}
+	for _, c := range []struct {
+		name          string
+		twoRooms, v1  bool
+		inBox, block  bool
+		room          [2]int
+		quarters, vis int
+	}{
+		{"1Dl-v0", true, false, false, false, [2]int{0, 0}, 1, 2},
+		{"1Dlh-v0", true, false, true, false, [2]int{0, 0}, 1, 2},
+		{"1Dlhb-v0", true, false, true, true, [2]int{0, 0}, 1, 2},
+		{"2Dl-v0", false, false, false, false, [2]int{2, 1}, 1, 4},
+		{"2Dlh-v0", false, false, true, false, [2]int{2, 1}, 1, 4},
+		{"2Dlhb-v0", false, false, true, true, [2]int{2, 1}, 1, 4},
+		{"1Q-v0", false, false, true, true, [2]int{1, 1}, 1, 5},
+		{"2Q-v0", false, false, true, true, [2]int{2, 1}, 2, 11},
+		{"Full-v0", false, false, true, true, [2]int{2, 1}, 4, 25},
+		{"2Dlhb-v1", false, true, true, true, [2]int{2, 1}, 1, 4},
+		{"1Q-v1", false, true, true, true, [2]int{1, 1}, 1, 5},
+		{"2Q-v1", false, true, true, true, [2]int{2, 1}, 2, 11},
+		{"Full-v1", false, true, true, true, [2]int{2, 1}, 4, 25},
+	} {
+		register(task[obstructedOptions]{id: "MiniGrid-ObstructedMaze-" + c.name, maxSteps: 4 * c.vis * 36,
+			opts: obstructedOptions{c.room, c.inBox, c.block, c.quarters}, build: buildObstructed(c.twoRooms, c.v1)})
+	}
+	register(task[noOptions]{id: "MiniGrid-Playground-v0", maxSteps: 100, build: fixed(playgroundLevel{})})
+	for _, c := range []struct{ size, n int }{{6, 2}, {8, 3}} {
+		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-PutNear-%dx%d-N%d-v0", c.size, c.size, c.n), maxSteps: 5 * c.size,
+			see: true, opts: objectsOptions{c.size, c.n}, build: buildPutNear})
+	}
+	for _, s := range []int{6, 8} {
+		register(task[sizeOptions]{id: fmt.Sprintf("MiniGrid-RedBlueDoors-%dx%d-v0", s, s), maxSteps: 20 * s * s,
+			opts: sizeOptions{s}, build: buildRedBlueDoors})
+	}
+	register(task[noOptions]{id: "MiniGrid-Unlock-v0", maxSteps: 8 * 36, build: fixed(unlockLevel{})})
+	register(task[noOptions]{id: "MiniGrid-UnlockPickup-v0", maxSteps: 8 * 36, build: fixed(unlockPickupLevel{})})
+	register(task[noOptions]{id: "MiniGrid-BlockedUnlockPickup-v0", maxSteps: 16 * 36, build: fixed(unlockPickupLevel{blocked: true})})
+}
