@@ -1,13 +1,11 @@
 package minigrid
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rlpool/rlpool/envpool"
-	"github.com/rlpool/rlpool/envs"
 )
 
 // handLevel lays out a grid the test draws itself.
@@ -29,8 +27,7 @@ func handEnv(viewSize int, see bool, build func(e *Env)) *Env {
 // roomOf9 lays out a 9 x 9 walled room with the agent at (x, y) facing dir.
 func roomOf9(x, y, dir int, more func(e *Env)) func(e *Env) {
 	return func(e *Env) {
-		e.grid.reset(9, 9)
-		e.outerWalls()
+		e.walledRoom(9, 9)
 		e.agent, e.dir = point{x, y}, dir
 		if more != nil {
 			more(e)
@@ -306,18 +303,6 @@ func run(t *testing.T, e *Env, acts []int) envpool.StepResult {
 // want is minigrid's success reward after n steps of max.
 func want(n, max int) float32 { return float32(1 - 0.9*float64(n)/float64(max)) }
 
-// make returns a reset env of a task.
-func makeEnv(t *testing.T, id string, opts map[string]any, seed int64) *Env {
-	t.Helper()
-	env, _, err := envs.MakeEnv(id, opts, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := env.(*Env)
-	e.Reset()
-	return e
-}
-
 // TestEmptyShortestPath walks Empty-5x5's shortest path, forward twice, right,
 // forward twice: the goal after 5 of 100 steps gives 1 - 0.9 * 5 / 100.
 func TestEmptyShortestPath(t *testing.T) {
@@ -330,7 +315,7 @@ func TestEmptyShortestPath(t *testing.T) {
 		t.Fatalf("the planner's path has %d steps, want %d", len(p), len(acts))
 	}
 	r := run(t, e, acts)
-	if !r.Terminated || r.Truncated || r.Reward != want(5, 100) || math.Abs(float64(r.Reward)-0.955) > 1e-6 {
+	if !r.Terminated || r.Truncated || r.Reward != want(5, 100) || r.Reward != float32(0.955) {
 		t.Errorf("goal step: %+v, want reward 0.955 and terminated", r)
 	}
 }

@@ -287,15 +287,12 @@ func (g *gen) randKind() uint8 { return [3]uint8{objKey, objBall, objBox}[g.rng.
 // of all of a list, and np_random.shuffle).
 func (g *gen) randPerm(n int) []int { return g.rng.Perm(n) }
 
-// capable is every capability of the family's envs: a picture and a text frame
-// (draw.go) and the exact state, generator included, so that a killed training run
-// resumes every episode exactly (state.go).
-type capable interface {
-	envpool.Env
-	envpool.Renderer
-	envpool.TextRenderer
-	encoding.BinaryMarshaler
-	encoding.BinaryUnmarshaler
-}
-
-var _ capable = (*Env)(nil)
+// The capabilities of the family's envs beside envpool.Env: a picture and a text
+// frame (draw.go) and the exact state, generator included, so that a killed training
+// run resumes every episode exactly (state.go).
+var (
+	_ envpool.Renderer           = (*Env)(nil)
+	_ envpool.TextRenderer       = (*Env)(nil)
+	_ encoding.BinaryMarshaler   = (*Env)(nil)
+	_ encoding.BinaryUnmarshaler = (*Env)(nil)
+)

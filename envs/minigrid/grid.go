@@ -196,5 +196,8 @@ func (g *grid) wallRect(x, y, w, h int) {
 	g.vertWall(x+w-1, y, h, wall)
 }
 
-// outerWalls surrounds the grid with walls.
-func (g *grid) outerWalls() { g.wallRect(0, 0, g.w, g.h) }
+// walledRoom makes the grid w x h, empty inside a wall around its edge.
+func (g *grid) walledRoom(w, h int) {
+	g.reset(w, h)
+	g.wallRect(0, 0, w, h)
+}

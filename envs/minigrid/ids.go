@@ -1,6 +1,9 @@
 package minigrid
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The task ids of EnvPool 1.2.4's envpool/minigrid/registration.py, with its time
 // limits and options; the six MiniGrid-WFC ids (wave function collapse layouts) are
@@ -15,15 +18,15 @@ var cornerStart = startOptions{AgentStartPos: [2]int{1, 1}}
 func init() {
 	for _, s := range []int{5, 6, 8, 16} {
 		register(task[emptyOptions]{id: fmt.Sprintf("MiniGrid-Empty-%dx%d-v0", s, s), maxSteps: 4 * s * s, see: true,
-			opts: emptyOptions{Size: s, startOptions: cornerStart}, build: buildEmpty})
+			opts: emptyOptions{sizeOptions{s}, cornerStart}, build: buildEmpty})
 	}
 	for _, s := range []int{5, 6} {
 		register(task[emptyOptions]{id: fmt.Sprintf("MiniGrid-Empty-Random-%dx%d-v0", s, s), maxSteps: 4 * s * s, see: true,
-			opts: emptyOptions{Size: s, startOptions: randomStart}, build: buildEmpty})
+			opts: emptyOptions{sizeOptions{s}, randomStart}, build: buildEmpty})
 	}
 	for _, s := range []int{5, 6, 8, 16} {
 		register(task[sizeOptions]{id: fmt.Sprintf("MiniGrid-DoorKey-%dx%d-v0", s, s), maxSteps: 10 * s * s,
-			opts: sizeOptions{Size: s}, build: buildDoorKey})
+			opts: sizeOptions{s}, build: buildDoorKey})
 	}
 	for i, row := range []int{2, 5} {
 		register(task[distShiftOptions]{id: fmt.Sprintf("MiniGrid-DistShift%d-v0", i+1), maxSteps: 4 * 9 * 7, see: true,
@@ -39,11 +42,11 @@ func init() {
 		{"SimpleCrossingS9N3", 9, 3, "wall"}, {"SimpleCrossingS11N5", 11, 5, "wall"},
 	} {
 		register(task[crossingOptions]{id: "MiniGrid-" + c.name + "-v0", maxSteps: 4 * c.size * c.size,
-			opts: crossingOptions{obstacleOptions{c.size, c.obstacles}, c.n}, build: buildCrossing})
+			opts: crossingOptions{obstacleOptions{sizeOptions{c.size}, c.obstacles}, c.n}, build: buildCrossing})
 	}
 	for _, s := range []int{5, 6, 7} {
 		register(task[obstacleOptions]{id: fmt.Sprintf("MiniGrid-LavaGapS%d-v0", s), maxSteps: 4 * s * s,
-			opts: obstacleOptions{s, "lava"}, build: buildLavaGap})
+			opts: obstacleOptions{sizeOptions{s}, "lava"}, build: buildLavaGap})
 	}
 	for _, c := range []struct {
 		name   string
@@ -57,11 +60,11 @@ func init() {
 			start = randomStart
 		}
 		register(task[dynamicOptions]{id: "MiniGrid-Dynamic-Obstacles-" + c.name + "-v0", maxSteps: 4 * c.size * c.size,
-			see: true, actions: actForward + 1, opts: dynamicOptions{c.size, c.n, start}, build: buildDynamic})
+			see: true, actions: actForward + 1, opts: dynamicOptions{sizeOptions{c.size}, c.n, start}, build: buildDynamic})
 	}
 	for _, c := range []struct{ size, n int }{{5, 2}, {6, 2}, {8, 3}} {
 		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-Fetch-%dx%d-N%d-v0", c.size, c.size, c.n), maxSteps: 5 * c.size * c.size,
-			see: true, opts: objectsOptions{c.size, c.n}, build: buildFetch})
+			see: true, opts: objectsOptions{sizeOptions{c.size}, c.n}, build: buildFetch})
 	}
 	register(task[noOptions]{id: "MiniGrid-FourRooms-v0", maxSteps: 100, build: fixed(fourRoomsLevel{})})
 	for _, s := range []int{5, 6, 8} {
@@ -70,7 +73,7 @@ func init() {
 	}
 	for _, s := range []int{6, 8} {
 		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-GoToObject-%dx%d-N2-v0", s, s), maxSteps: 5 * s * s, see: true,
-			opts: objectsOptions{s, 2}, build: buildGoToObject})
+			opts: objectsOptions{sizeOptions{s}, 2}, build: buildGoToObject})
 	}
 	for _, c := range []struct{ size, rows int }{{3, 1}, {3, 2}, {3, 3}, {4, 3}, {5, 3}, {6, 3}} {
 		register(task[keyCorridorOptions]{id: fmt.Sprintf("MiniGrid-KeyCorridorS%dR%d-v0", c.size, c.rows), maxSteps: 30 * c.size * c.size,
@@ -83,7 +86,7 @@ func init() {
 		random bool
 	}{{"S17Random", 17, true}, {"S13Random", 13, true}, {"S13", 13, false}, {"S11", 11, false}, {"S9", 9, false}, {"S7", 7, false}} {
 		register(task[memoryOptions]{id: "MiniGrid-Memory" + c.name + "-v0", maxSteps: 5 * c.size * c.size,
-			opts: memoryOptions{c.size, c.random}, build: buildMemory})
+			opts: memoryOptions{sizeOptions{c.size}, c.random}, build: buildMemory})
 	}
 	for _, c := range []struct {
 		name          string
@@ -92,34 +95,14 @@ func init() {
 		register(task[multiRoomOptions]{id: "MiniGrid-MultiRoom-" + c.name + "-v0", maxSteps: c.hi * 20,
 			opts: multiRoomOptions{c.lo, c.hi, c.rsize}, build: buildMultiRoom})
 	}
-	for _, c := range []struct {
-		name          string
-		twoRooms, v1  bool
-		inBox, block  bool
-		room          [2]int
-		quarters, vis int
-	}{
-		{"1Dl-v0", true, false, false, false, [2]int{0, 0}, 1, 2},
-		{"1Dlh-v0", true, false, true, false, [2]int{0, 0}, 1, 2},
-		{"1Dlhb-v0", true, false, true, true, [2]int{0, 0}, 1, 2},
-		{"2Dl-v0", false, false, false, false, [2]int{2, 1}, 1, 4},
-		{"2Dlh-v0", false, false, true, false, [2]int{2, 1}, 1, 4},
-		{"2Dlhb-v0", false, false, true, true, [2]int{2, 1}, 1, 4},
-		{"1Q-v0", false, false, true, true, [2]int{1, 1}, 1, 5},
-		{"2Q-v0", false, false, true, true, [2]int{2, 1}, 2, 11},
-		{"Full-v0", false, false, true, true, [2]int{2, 1}, 4, 25},
-		{"2Dlhb-v1", false, true, true, true, [2]int{2, 1}, 1, 4},
-		{"1Q-v1", false, true, true, true, [2]int{1, 1}, 1, 5},
-		{"2Q-v1", false, true, true, true, [2]int{2, 1}, 2, 11},
-		{"Full-v1", false, true, true, true, [2]int{2, 1}, 4, 25},
-	} {
-		register(task[obstructedOptions]{id: "MiniGrid-ObstructedMaze-" + c.name, maxSteps: 4 * c.vis * 36,
-			opts: obstructedOptions{c.room, c.inBox, c.block, c.quarters}, build: buildObstructed(c.twoRooms, c.v1)})
+	for _, name := range []string{"1Dl-v0", "1Dlh-v0", "1Dlhb-v0", "2Dl-v0", "2Dlh-v0", "2Dlhb-v0", "1Q-v0", "2Q-v0", "Full-v0",
+		"2Dlhb-v1", "1Q-v1", "2Q-v1", "Full-v1"} {
+		register(obstructedMaze(name))
 	}
 	register(task[noOptions]{id: "MiniGrid-Playground-v0", maxSteps: 100, build: fixed(playgroundLevel{})})
 	for _, c := range []struct{ size, n int }{{6, 2}, {8, 3}} {
 		register(task[objectsOptions]{id: fmt.Sprintf("MiniGrid-PutNear-%dx%d-N%d-v0", c.size, c.size, c.n), maxSteps: 5 * c.size,
-			see: true, opts: objectsOptions{c.size, c.n}, build: buildPutNear})
+			see: true, opts: objectsOptions{sizeOptions{c.size}, c.n}, build: buildPutNear})
 	}
 	for _, s := range []int{6, 8} {
 		register(task[sizeOptions]{id: fmt.Sprintf("MiniGrid-RedBlueDoors-%dx%d-v0", s, s), maxSteps: 20 * s * s,
@@ -128,4 +111,30 @@ func init() {
 	register(task[noOptions]{id: "MiniGrid-Unlock-v0", maxSteps: 8 * 36, build: fixed(unlockLevel{})})
 	register(task[noOptions]{id: "MiniGrid-UnlockPickup-v0", maxSteps: 8 * 36, build: fixed(unlockPickupLevel{})})
 	register(task[noOptions]{id: "MiniGrid-BlockedUnlockPickup-v0", maxSteps: 16 * 36, build: fixed(unlockPickupLevel{blocked: true})})
+}
+
+// obstructedMaze is the task ObstructedMaze-<name>, whose name says its layout as
+// minigrid's do: 1D a locked door between two rooms, 2D two locked doors of the
+// 3 x 3 maze, 1Q, 2Q and Full one, two and four of its corner quarters locked off;
+// then l locked doors, h keys hidden in boxes, b doors blocked by balls (the Q and
+// Full mazes have all three). v1 adds every door of a quarter before its keys.
+func obstructedMaze(name string) task[obstructedOptions] {
+	layout, version, _ := strings.Cut(name, "-")
+	o := obstructedOptions{AgentRoom: [2]int{2, 1}, NumQuarters: 1, KeyInBox: true, Blocked: true}
+	roomsVisited := 4
+	switch layout[:2] {
+	case "1D":
+		o.AgentRoom, roomsVisited = [2]int{0, 0}, 2
+	case "1Q":
+		o.AgentRoom, roomsVisited = [2]int{1, 1}, 5
+	case "2Q":
+		o.NumQuarters, roomsVisited = 2, 11
+	case "Fu":
+		o.NumQuarters, roomsVisited = 4, 25
+	}
+	if strings.Contains(layout, "D") {
+		o.KeyInBox, o.Blocked = strings.Contains(layout, "h"), strings.HasSuffix(layout, "b")
+	}
+	return task[obstructedOptions]{id: "MiniGrid-ObstructedMaze-" + name, maxSteps: 4 * roomsVisited * 36, opts: o,
+		build: buildObstructed(layout[:2] == "1D", version == "v1")}
 }

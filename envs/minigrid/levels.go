@@ -7,6 +7,20 @@ import "slices"
 
 const missionGoal = "get to the green goal square"
 
+// goalRoom lays out a walled size x size room with the goal in its bottom right
+// corner, e.target.
+func (e *Env) goalRoom(size int) {
+	e.walledRoom(size, size)
+	e.target = point{size - 2, size - 2}
+	e.set(size-2, size-2, goal)
+}
+
+// square is a level of a square grid with minigrid's plain rules.
+type square struct {
+	plainRules
+	size int
+}
+
 // emptyLevel is MiniGrid-Empty: an empty room with the goal in the far corner.
 type emptyLevel struct {
 	plainRules
@@ -16,25 +30,18 @@ type emptyLevel struct {
 }
 
 func (l emptyLevel) generate(e *Env) {
-	e.grid.reset(l.size, l.size)
-	e.outerWalls()
-	e.set(l.size-2, l.size-2, goal)
+	e.goalRoom(l.size)
 	e.startAt(l.start, l.startDir)
 	e.mission = missionGoal
 }
 
 // doorKeyLevel is MiniGrid-DoorKey: a wall splits the room, its door locked; the
 // yellow key lies on the agent's side, the goal on the other.
-type doorKeyLevel struct {
-	plainRules
-	size int
-}
+type doorKeyLevel square
 
 func (l doorKeyLevel) generate(e *Env) {
 	w, h := l.size, l.size
-	e.grid.reset(w, h)
-	e.outerWalls()
-	e.set(w-2, h-2, goal)
+	e.goalRoom(l.size)
 	split := e.randInt(2, w-2)
 	e.vertWall(split, 0, -1, wall)
 	e.placeAgent(point{}, point{split, h}, true, noLimit)
@@ -54,8 +61,7 @@ type distShiftLevel struct {
 }
 
 func (l distShiftLevel) generate(e *Env) {
-	e.grid.reset(l.width, l.height)
-	e.outerWalls()
+	e.walledRoom(l.width, l.height)
 	e.set(l.width-2, 1, goal)
 	for i := range l.width - 6 {
 		e.set(3+i, 1, lava)
@@ -73,44 +79,42 @@ func obstacleMission(obstacle cell) string {
 	return "find the opening and get to the green goal square"
 }
 
-// lavaGapLevel is MiniGrid-LavaGapS<n>: a column of lava with one gap between the
-// agent (top left, facing east) and the goal (bottom right).
-type lavaGapLevel struct {
+// obstacleRoom is a square room with obstacles of lava or walls between the agent,
+// in the top left corner facing east, and the goal in the bottom right.
+type obstacleRoom struct {
 	plainRules
 	size     int
 	obstacle cell
 }
 
-func (l lavaGapLevel) generate(e *Env) {
-	w, h := l.size, l.size
-	e.grid.reset(w, h)
-	e.outerWalls()
+// begin lays out the room, the goal, the agent and the mission.
+func (l obstacleRoom) begin(e *Env) {
+	e.goalRoom(l.size)
 	e.agent, e.dir = point{1, 1}, 0
-	e.target = point{w - 2, h - 2}
-	e.set(w-2, h-2, goal)
-	gap := point{e.randInt(2, w-2), e.randInt(1, h-1)}
-	e.vertWall(gap.x, 1, h-2, l.obstacle)
-	e.set(gap.x, gap.y, empty)
 	e.mission = obstacleMission(l.obstacle)
 }
 
-// crossingLevel is MiniGrid-LavaCrossing and MiniGrid-SimpleCrossing: rivers of lava
-// or walls cross the room, each with one crossing, so that one path of crossings
-// leads from the agent (top left) to the goal (bottom right).
+// lavaGapLevel is MiniGrid-LavaGapS<n>: a column of lava with one gap.
+type lavaGapLevel struct{ obstacleRoom }
+
+func (l lavaGapLevel) generate(e *Env) {
+	l.begin(e)
+	w, h := l.size, l.size
+	gap := point{e.randInt(2, w-2), e.randInt(1, h-1)}
+	e.vertWall(gap.x, 1, h-2, l.obstacle)
+	e.set(gap.x, gap.y, empty)
+}
+
+// crossingLevel is MiniGrid-LavaCrossing and MiniGrid-SimpleCrossing: rivers cross
+// the room, each with one crossing, so that one path of crossings leads to the goal.
 type crossingLevel struct {
-	plainRules
-	size      int
+	obstacleRoom
 	crossings int
-	obstacle  cell
 }
 
 func (l crossingLevel) generate(e *Env) {
+	l.begin(e)
 	w, h := l.size, l.size
-	e.grid.reset(w, h)
-	e.outerWalls()
-	e.agent, e.dir = point{1, 1}, 0
-	e.set(w-2, h-2, goal)
-	e.target = point{w - 2, h - 2}
 	// The candidate rivers: vertical ones at even columns, horizontal ones at even
 	// rows; a random num_crossings of them are laid.
 	type river struct {
@@ -162,7 +166,6 @@ func (l crossingLevel) generate(e *Env) {
 			rj++
 		}
 	}
-	e.mission = obstacleMission(l.obstacle)
 }
 
 // dynamicObstaclesLevel is MiniGrid-Dynamic-Obstacles: blue balls move to a random
@@ -176,9 +179,7 @@ type dynamicObstaclesLevel struct {
 }
 
 func (l dynamicObstaclesLevel) generate(e *Env) {
-	e.grid.reset(l.size, l.size)
-	e.outerWalls()
-	e.set(l.size-2, l.size-2, goal)
+	e.goalRoom(l.size)
 	e.startAt(l.start, l.startDir)
 	for range l.obstacles {
 		e.obstacles = append(e.obstacles, e.place(obj(objBall, blue), point{}, point{e.w, e.h}, nil, 100))
@@ -213,8 +214,7 @@ type fetchLevel struct {
 }
 
 func (l fetchLevel) generate(e *Env) {
-	e.grid.reset(l.size, l.size)
-	e.outerWalls()
+	e.walledRoom(l.size, l.size)
 	objs := make([]cell, l.objs)
 	for i := range objs {
 		kind := [2]uint8{objKey, objBall}[e.randInt(0, 2)]
@@ -305,8 +305,7 @@ func distinctObjects(e *Env, n int, reject func(placed []point, p point) bool) (
 type goToObjectLevel struct{ size, objs int }
 
 func (l goToObjectLevel) generate(e *Env) {
-	e.grid.reset(l.size, l.size)
-	e.outerWalls()
+	e.walledRoom(l.size, l.size)
 	objs, at := distinctObjects(e, l.objs, nil)
 	e.placeAgentAnywhere()
 	k := e.randInt(0, len(objs))
@@ -322,8 +321,7 @@ func (goToObjectLevel) step(e *Env, a int) (float32, bool) { return nextToTarget
 type putNearLevel struct{ size, objs int }
 
 func (l putNearLevel) generate(e *Env) {
-	e.grid.reset(l.size, l.size)
-	e.outerWalls()
+	e.walledRoom(l.size, l.size)
 	near := func(placed []point, p point) bool {
 		for _, q := range placed {
 			if abs(p.x-q.x) <= 1 && abs(p.y-q.y) <= 1 {
@@ -365,8 +363,7 @@ type redBlueDoorsLevel struct{ size int }
 
 func (l redBlueDoorsLevel) generate(e *Env) {
 	s := l.size
-	e.grid.reset(2*s, s)
-	e.wallRect(0, 0, 2*s, s)
+	e.walledRoom(2*s, s)
 	e.wallRect(s/2, 0, s, s)
 	e.placeAgent(point{s / 2, 0}, point{s, s}, true, noLimit)
 	e.target = point{s / 2, e.randInt(1, s-1)}
@@ -393,15 +390,11 @@ func (redBlueDoorsLevel) step(e *Env, a int) (float32, bool) {
 
 // lockedRoomLevel is MiniGrid-LockedRoom: six rooms off a corridor, one locked with
 // the goal inside; the key to it lies in another room the mission names.
-type lockedRoomLevel struct {
-	plainRules
-	size int
-}
+type lockedRoomLevel square
 
 func (l lockedRoomLevel) generate(e *Env) {
 	w, h := l.size, l.size
-	e.grid.reset(w, h)
-	e.outerWalls()
+	e.walledRoom(w, h)
 	lw, rw := w/2-2, w/2+2
 	e.vertWall(lw, 0, h, wall)
 	e.vertWall(rw, 0, h, wall)
@@ -448,8 +441,7 @@ type memoryLevel struct {
 
 func (l memoryLevel) generate(e *Env) {
 	w, h := l.size, l.size
-	e.grid.reset(w, h)
-	e.outerWalls()
+	e.walledRoom(w, h)
 	upper, lower := h/2-2, h/2+2
 	end := w - 3
 	if l.randomLength {
@@ -614,27 +606,39 @@ type fourRoomsLevel struct{ plainRules }
 const fourRoomsSize = 19
 
 func (fourRoomsLevel) generate(e *Env) {
-	w, h := fourRoomsSize, fourRoomsSize
-	e.grid.reset(w, h)
-	e.outerWalls()
-	rw, rh := w/2, h/2
-	for j := range 2 {
-		for i := range 2 {
-			xl, yt := i*rw, j*rh
-			xr, yb := xl+rw, yt+rh
-			if i+1 < 2 {
-				e.vertWall(xr, yt, rh, wall)
-				e.set(xr, e.randInt(yt+1, yb), empty)
-			}
-			if j+1 < 2 {
-				e.horzWall(xl, yb, rw, wall)
-				e.set(e.randInt(xl+1, xr), yb, empty)
-			}
+	splitRooms(e, 2, func(vertical bool, at, lo, hi int) {
+		if vertical {
+			e.set(at, e.randInt(lo, hi), empty)
+		} else {
+			e.set(e.randInt(lo, hi), at, empty)
 		}
-	}
+	})
 	e.placeAgentAnywhere()
 	e.target = e.placeAnywhere(goal)
 	e.mission = "reach the goal"
+}
+
+// splitRooms walls a fourRoomsSize grid in and divides it into n x n rooms, calling
+// opening for each wall between two rooms, in minigrid's order: a vertical one at
+// column at, or a horizontal one at row at, whose room side spans [lo, hi).
+func splitRooms(e *Env, n int, opening func(vertical bool, at, lo, hi int)) {
+	w, h := fourRoomsSize, fourRoomsSize
+	e.walledRoom(w, h)
+	rw, rh := w/n, h/n
+	for j := range n {
+		for i := range n {
+			xl, yt := i*rw, j*rh
+			xr, yb := xl+rw, yt+rh
+			if i+1 < n {
+				e.vertWall(xr, yt, rh, wall)
+				opening(true, xr, yt+1, yb)
+			}
+			if j+1 < n {
+				e.horzWall(xl, yb, rw, wall)
+				opening(false, yb, xl+1, xr)
+			}
+		}
+	}
 }
 
 // playgroundLevel is MiniGrid-Playground: nine rooms joined by closed doors of random
@@ -642,26 +646,15 @@ func (fourRoomsLevel) generate(e *Env) {
 type playgroundLevel struct{ plainRules }
 
 func (playgroundLevel) generate(e *Env) {
-	w, h := fourRoomsSize, fourRoomsSize
-	e.grid.reset(w, h)
-	e.outerWalls()
-	rw, rh := w/3, h/3
-	for j := range 3 {
-		for i := range 3 {
-			xl, yt := i*rw, j*rh
-			xr, yb := xl+rw, yt+rh
-			if i+1 < 3 {
-				e.vertWall(xr, yt, rh, wall)
-				y := e.randInt(yt+1, yb-1)
-				e.set(xr, y, door(e.randColor(), false))
-			}
-			if j+1 < 3 {
-				e.horzWall(xl, yb, rw, wall)
-				x := e.randInt(xl+1, xr-1)
-				e.set(x, yb, door(e.randColor(), false))
-			}
+	// A door somewhere in each wall between rooms, never at the room side's last square.
+	splitRooms(e, 3, func(vertical bool, at, lo, hi int) {
+		k := e.randInt(lo, hi-1)
+		if vertical {
+			e.set(at, k, door(e.randColor(), false))
+		} else {
+			e.set(k, at, door(e.randColor(), false))
 		}
-	}
+	})
 	e.placeAgentAnywhere()
 	for range 12 {
 		e.placeAnywhere(obj(e.randKind(), e.randColor()))

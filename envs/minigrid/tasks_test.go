@@ -23,6 +23,18 @@ func taskIDs() []string {
 	return ids
 }
 
+// makeEnv returns a reset env of a task.
+func makeEnv(t *testing.T, id string, opts map[string]any, seed int64) *Env {
+	t.Helper()
+	env, _, err := envs.MakeEnv(id, opts, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := env.(*Env)
+	e.Reset()
+	return e
+}
+
 // TestSpecs checks the ids, their time limits and spaces against EnvPool's
 // registration.
 func TestSpecs(t *testing.T) {
