@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// The task ids of EnvPool 1.2.4's envpool/minigrid/registration.py, with its time
-// limits and options; the six MiniGrid-WFC ids (wave function collapse layouts) are
-// not implemented (docs/design/minigrid.md).
+// The 81 MiniGrid task ids of EnvPool 1.2.4's envpool/minigrid/registration.py, with
+// its time limits and options.
 
 // randomStart is EnvPool's _RANDOM_START: a random square and direction.
 var randomStart = startOptions{AgentStartPos: [2]int{-1, -1}, AgentStartDir: -1}
@@ -111,6 +110,10 @@ func init() {
 	register(task[noOptions]{id: "MiniGrid-Unlock-v0", maxSteps: 8 * 36, build: fixed(unlockLevel{})})
 	register(task[noOptions]{id: "MiniGrid-UnlockPickup-v0", maxSteps: 8 * 36, build: fixed(unlockPickupLevel{})})
 	register(task[noOptions]{id: "MiniGrid-BlockedUnlockPickup-v0", maxSteps: 16 * 36, build: fixed(unlockPickupLevel{blocked: true})})
+	for _, preset := range []string{"MazeSimple", "DungeonMazeScaled", "RoomsFabric", "ObstaclesBlackdots", "ObstaclesAngular", "ObstaclesHogs3"} {
+		register(task[wfcOptions]{id: "MiniGrid-WFC-" + preset + "-v0", maxSteps: 25 * 20,
+			opts: wfcOptions{sizeOptions{25}, preset, true}, build: buildWFC})
+	}
 }
 
 // obstructedMaze is the task ObstructedMaze-<name>, whose name says its layout as

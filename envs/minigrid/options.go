@@ -244,3 +244,19 @@ func buildObstructed(twoRooms, v1 bool) func(obstructedOptions) (level, error) {
 			quarters: o.NumQuarters, doorsFirstV1: v1}, nil
 	}
 }
+
+// wfcOptions are WFC's: the preset, the grid and whether only the largest free
+// region is kept.
+type wfcOptions struct {
+	sizeOptions
+	WFCPreset       string `toml:"wfc_preset" oneof:"MazeSimple|DungeonMazeScaled|RoomsFabric|ObstaclesBlackdots|ObstaclesAngular|ObstaclesHogs3" help:"the example picture the maze grows from"`
+	EnsureConnected bool   `toml:"ensure_connected" help:"wall off all but the largest connected free region"`
+}
+
+func buildWFC(o wfcOptions) (level, error) {
+	if err := o.atLeast(5, "a maze"); err != nil {
+		return nil, err
+	}
+	m, err := newWFCModel(wfcPresets[o.WFCPreset])
+	return wfcLevel{model: m, size: o.Size, connected: o.EnsureConnected}, err
+}

@@ -39,8 +39,8 @@ func makeEnv(t *testing.T, id string, opts map[string]any, seed int64) *Env {
 // registration.
 func TestSpecs(t *testing.T) {
 	ids := taskIDs()
-	if len(ids) != 75 {
-		t.Errorf("%d MiniGrid ids, want EnvPool's 81 less the 6 WFC ones", len(ids))
+	if len(ids) != 81 {
+		t.Errorf("%d MiniGrid ids, want EnvPool's 81", len(ids))
 	}
 	for id, w := range map[string]struct{ maxSteps, actions int }{
 		"MiniGrid-Empty-5x5-v0": {100, 7}, "MiniGrid-DoorKey-16x16-v0": {2560, 7}, "MiniGrid-FourRooms-v0": {100, 7},
