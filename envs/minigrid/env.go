@@ -92,6 +92,9 @@ func (e *Env) Reset() {
 // NaN), so it never fails. The episode is truncated when the step count reaches
 // max_episode_steps, as minigrid truncates at max_steps.
 func (e *Env) Step(action []float32) envpool.StepResult {
+	if e.cells == nil { // stepped before its first Reset
+		e.Reset()
+	}
 	a := 0
 	if len(action) > 0 && action[0] >= 0 {
 		a = min(int(action[0]), e.numActions-1)
