@@ -47,6 +47,7 @@ type config struct {
 	missionBytes int
 	numActions   int
 	tileSize     int
+	floatObs     bool // observations as float32 (written as bytes, then widened)
 }
 
 // Env is one MiniGrid env: a grid world the agent sees a square of in front of it,
@@ -68,15 +69,21 @@ type Env struct {
 	want      cell    // the kind and colour of the object the mission asks for
 	obstacles []point // the moving obstacles
 
-	// Scratch for the view, reused by every observation.
-	view []cell
-	vis  []bool
+	// Scratch for the view, reused by every observation, and for the bytes of a
+	// float32 observation.
+	view  []cell
+	vis   []bool
+	bytes []uint8
 }
 
 // newEnv returns an env of a task seeded with seed.
 func newEnv(c *config, seed int64) *Env {
 	n := c.viewSize * c.viewSize
-	return &Env{config: c, gen: newGen(seed), view: make([]cell, n), vis: make([]bool, n)}
+	e := &Env{config: c, gen: newGen(seed), view: make([]cell, n), vis: make([]bool, n)}
+	if c.floatObs {
+		e.bytes = make([]uint8, 1+3*n+c.missionBytes)
+	}
+	return e
 }
 
 // Reset lays out a new episode.
@@ -175,16 +182,25 @@ func (e *Env) toggle(c *cell) {
 // Observe writes the observation, the fields in the order of the spec's layout: the
 // direction (one byte), the agent's view (viewSize x viewSize x 3 bytes, indexed
 // [column][row][channel] as minigrid's image) and the mission (its bytes, zero
-// padded, at most mission_bytes-1 of them as EnvPool writes them). The info columns
-// are the agent's position and EnvPool's mission_id (-1: no BabyAI mission).
+// padded, at most mission_bytes-1 of them as EnvPool writes them), as bytes or, with
+// float_obs, as float32 values. The info columns are the agent's position and
+// EnvPool's mission_id (-1: no BabyAI mission).
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	o := obs.U8
+	if e.floatObs {
+		o = e.bytes
+	}
 	o[0] = uint8(e.dir)
 	n := e.viewSize * e.viewSize * 3
 	e.encodeView(o[1 : 1+n])
 	m := o[1+n : 1+n+e.missionBytes]
 	clear(m)
 	copy(m[:e.missionBytes-1], e.mission)
+	if e.floatObs {
+		for i, b := range o {
+			obs.F32[i] = float32(b)
+		}
+	}
 	if len(info) >= 3 {
 		info[0], info[1], info[2] = float32(e.agent.x), float32(e.agent.y), -1
 	}

@@ -20,6 +20,7 @@ type commonOptions struct {
 	SeeThroughWalls bool `toml:"see_through_walls" help:"the agent sees every cell of its view square, walls and closed doors hide nothing"`
 	MissionBytes    int  `toml:"mission_bytes" range:"[2,4096]" help:"bytes of the observation's mission field (the mission text, zero padded, cut to mission_bytes-1)"`
 	TileSize        int  `toml:"tile_size" range:"[4,128]" help:"pixels per cell of a rendered picture"`
+	FloatObs        bool `toml:"float_obs" help:"observe the same values as float32 instead of uint8 (for an MLP policy)"`
 }
 
 // task is a registered id: its options' defaults and how to build its level.
@@ -52,7 +53,7 @@ func register[O any](t task[O]) {
 			actions = numActions
 		}
 		cfg := &config{lv: lv, maxSteps: c.MaxEpisodeSteps, viewSize: c.AgentViewSize, seeThrough: c.SeeThroughWalls,
-			missionBytes: c.MissionBytes, numActions: actions, tileSize: c.TileSize}
+			missionBytes: c.MissionBytes, numActions: actions, tileSize: c.TileSize, floatObs: c.FloatObs}
 		spec := cfg.spec(t.id)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
 	}})
@@ -64,7 +65,11 @@ func register[O any](t task[O]) {
 func (c *config) spec(id string) envpool.Spec {
 	img := c.viewSize * c.viewSize * 3
 	n := 1 + img + c.missionBytes
-	obs := envpool.UniformBox(0, 255, envpool.Uint8, n)
+	dtype := envpool.Uint8
+	if c.floatObs {
+		dtype = envpool.Float32
+	}
+	obs := envpool.UniformBox(0, 255, dtype, n)
 	obs.High[0] = 3
 	return envpool.Spec{
 		TaskID: id, ObsSpace: obs, ActionSpace: envpool.DiscreteSpace(c.numActions),

@@ -69,6 +69,29 @@ func TestSpecs(t *testing.T) {
 	}
 }
 
+// TestFloatObs checks that float_obs observes the same values as float32.
+func TestFloatObs(t *testing.T) {
+	a := makeEnv(t, "MiniGrid-KeyCorridorS3R3-v0", nil, 4)
+	b := makeEnv(t, "MiniGrid-KeyCorridorS3R3-v0", map[string]any{"float_obs": true}, 4)
+	spec := b.config.spec("x")
+	if spec.ObsSpace.DType != envpool.Float32 || spec.ObsSpace.Size() != 244 {
+		t.Fatalf("float_obs space %v", spec.ObsSpace)
+	}
+	for i := range 50 {
+		act := (i * 7) % numActions
+		step(a, act)
+		step(b, act)
+		u8, _ := observation(a)
+		f32 := make([]float32, 244)
+		b.Observe(envpool.Obs{F32: f32}, nil)
+		for k := range u8 {
+			if float32(u8[k]) != f32[k] {
+				t.Fatalf("step %d value %d: %v as float32, %d as a byte", i, k, f32[k], u8[k])
+			}
+		}
+	}
+}
+
 // TestBadOptions checks that bad options are errors naming the option.
 func TestBadOptions(t *testing.T) {
 	for _, c := range []struct {
