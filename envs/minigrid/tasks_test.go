@@ -263,3 +263,45 @@ func TestRender(t *testing.T) {
 		t.Errorf("pixel right of the triangle's tip %v", got)
 	}
 }
+
+// TestBadActions checks that a pool refuses actions outside the action space with an
+// error naming the action, and that an env stepped directly takes the nearest valid
+// action instead of failing: NaN and negatives turn left, too large ones are the last
+// action (done, or forward for Dynamic-Obstacles).
+func TestBadActions(t *testing.T) {
+	for _, id := range []string{"MiniGrid-Empty-5x5-v0", "MiniGrid-Dynamic-Obstacles-5x5-v0"} {
+		pool, err := envs.Make(id, envs.Options{Options: envpool.Options{NumEnvs: 1, Seed: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pool.SendReset(nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pool.Recv(); err != nil {
+			t.Fatal(err)
+		}
+		n := pool.Spec().ActionSpace.N
+		for _, a := range []float32{float32(math.NaN()), -1, float32(n), 0.5} {
+			if err := pool.Send([]float32{a}, nil); err == nil || !strings.Contains(err.Error(), "action") {
+				t.Errorf("%s: Send(%v) error %v", id, a, err)
+			}
+		}
+		pool.Close()
+	}
+	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
+	for _, a := range []float32{float32(math.NaN()), -3} {
+		e.Step([]float32{a})
+	}
+	if e.dir != 2 || e.agent != (point{1, 1}) {
+		t.Errorf("NaN and -3 should turn left twice: dir %d at %v", e.dir, e.agent)
+	}
+	e.Step(nil)
+	if e.dir != 1 {
+		t.Errorf("no action should turn left: dir %d", e.dir)
+	}
+	d := makeEnv(t, "MiniGrid-Dynamic-Obstacles-5x5-v0", nil, 1)
+	// Forward from (1, 1) facing east: onto (2, 1), or into a ball that moved there.
+	if r := d.Step([]float32{1e9}); d.dir != 0 || d.agent != (point{2, 1}) && !(r.Terminated && r.Reward == -1) {
+		t.Errorf("a huge action should move forward: at %v facing %d, %+v", d.agent, d.dir, r)
+	}
+}
