@@ -4,7 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
+
+// maxSide bounds a restored grid's sides, far above any task's, so that a corrupt
+// state cannot ask for a huge grid.
+const maxSide = 1 << 12
 
 // stateVersion tags a saved state, so that a state of another layout is refused.
 const stateVersion = 1
@@ -61,7 +66,7 @@ func (e *Env) UnmarshalBinary(data []byte) error {
 		ints[i] = r.int()
 	}
 	w, h, n := ints[0], ints[1], ints[10]
-	if r.err || w <= 0 || h <= 0 || w*h > len(data) || n < 0 || n > w*h {
+	if r.err || w <= 0 || h <= 0 || w > maxSide || h > maxSide || w*h > len(data) || n < 0 || n > w*h || ints[5] < 0 {
 		return errState
 	}
 	obstacles := make([]point, n)
@@ -73,15 +78,18 @@ func (e *Env) UnmarshalBinary(data []byte) error {
 		cells[i] = r.cell()
 	}
 	mission := r.bytes()
-	agent := point{ints[2], ints[3]}
-	if r.err || len(r.data) != 0 || agent.x < 0 || agent.y < 0 || agent.x >= w || agent.y >= h || ints[4] < 0 || ints[4] > 3 {
+	agent, target, other := point{ints[2], ints[3]}, point{ints[6], ints[7]}, point{ints[8], ints[9]}
+	on := func(p point) bool { return p.x >= 0 && p.y >= 0 && p.x < w && p.y < h }
+	unset := point{-1, -1}
+	if r.err || len(r.data) != 0 || !on(agent) || ints[4] < 0 || ints[4] > 3 ||
+		!on(target) && target != unset || !on(other) && other != unset || slices.ContainsFunc(obstacles, func(p point) bool { return !on(p) }) {
 		return errState
 	}
 	if err := e.pcg.UnmarshalBinary(data[1 : 1+pcgLen]); err != nil {
 		return fmt.Errorf("minigrid: saved generator: %w", err)
 	}
 	e.w, e.h, e.agent, e.dir, e.steps = w, h, agent, ints[4], ints[5]
-	e.target, e.other = point{ints[6], ints[7]}, point{ints[8], ints[9]}
+	e.target, e.other = target, other
 	e.obstacles = obstacles
 	e.carrying, e.want, e.cells = cells[0], cells[1], cells[2:]
 	e.mission = string(mission)

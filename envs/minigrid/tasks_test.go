@@ -2,6 +2,7 @@ package minigrid
 
 import (
 	"bytes"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -156,6 +157,10 @@ func TestRandomSteps(t *testing.T) {
 		if episodes == 0 {
 			t.Errorf("%s: no episode ended in %d steps", id, steps)
 		}
+		img, err := e.Render()
+		if err != nil || img.Bounds() != image.Rect(0, 0, e.w*32, e.h*32) {
+			t.Errorf("%s: picture %v, %v", id, img.Bounds(), err)
+		}
 	}
 }
 
@@ -304,5 +309,35 @@ func TestBadActions(t *testing.T) {
 	// the agent stays; the episode ends with -1 when the ball stood there before).
 	if r := d.Step([]float32{1e9}); d.dir != 0 || d.agent != (point{2, 1}) && d.get(2, 1) != obj(objBall, blue) {
 		t.Errorf("a huge action should move forward: at %v facing %d, %+v", d.agent, d.dir, r)
+	}
+}
+
+// TestCorruptStates checks that states with impossible values are refused and leave
+// the env as it was.
+func TestCorruptStates(t *testing.T) {
+	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
+	good, _ := e.MarshalBinary()
+	before := text(e)
+	for i := range good {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0xff
+		_ = e.UnmarshalBinary(bad) // must not panic; may or may not be refused
+	}
+	if err := e.UnmarshalBinary(good); err != nil || text(e) != before {
+		t.Fatalf("the good state no longer restores: %v", err)
+	}
+	// A grid of 2^40 squares a side, whose area overflows.
+	pcg := len(must(e.pcg.AppendBinary(nil)))
+	huge := bytes.Clone(good[:1+pcg])
+	for _, v := range []int64{1 << 40, 1 << 40, 1, 1, 0, 0, 0, 0, 0, 0, 0} {
+		huge = binary.AppendVarint(huge, v)
+	}
+	for _, bad := range [][]byte{nil, {stateVersion}, good[:len(good)/2], append(bytes.Clone(good), 0), huge} {
+		if err := e.UnmarshalBinary(bad); err == nil {
+			t.Errorf("state of %d bytes accepted", len(bad))
+		}
+	}
+	if text(e) != before {
+		t.Error("a refused state changed the env")
 	}
 }
