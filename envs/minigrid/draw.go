@@ -3,6 +3,7 @@ package minigrid
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"strings"
 )
@@ -153,20 +154,65 @@ func (e *Env) Render() (image.Image, error) {
 	seen := e.visibleCells()
 	for y := range e.h {
 		for x := range e.w {
-			t := tile{img: img, x: x * s, y: y * s, size: s}
-			t.fill(rect(0, 1, 0, 1), black)
-			t.fill(rect(0, 0.031, 0, 1), lineGrey)
-			t.fill(rect(0, 1, 0, 0.031), lineGrey)
-			t.drawCell(e.grid.get(x, y))
+			k := tileKey{c: e.grid.get(x, y), dir: -1, lit: seen[y*e.w+x]}
+			k.c.innerKind, k.c.innerColor = 0, 0 // a box looks the same whatever it holds
 			if (point{x, y}) == e.agent {
-				t.fill(rotated(agentShape, 0.5*math.Pi*float64(e.dir)), rgb[red])
+				k.dir = e.dir
 			}
-			if seen[y*e.w+x] {
-				t.highlight()
+			t := e.tiles[k]
+			if t == nil {
+				t = drawTile(k, s)
+				if e.tiles == nil {
+					e.tiles = map[tileKey]*image.RGBA{}
+				}
+				e.tiles[k] = t
 			}
+			draw.Draw(img, image.Rect(x*s, y*s, (x+1)*s, (y+1)*s), t, image.Point{}, draw.Src)
 		}
 	}
 	return img, nil
+}
+
+// tileKey is what a tile's picture depends on: the cell, the agent's direction when
+// it stands there (-1 when not), and whether the agent sees it.
+type tileKey struct {
+	c   cell
+	dir int
+	lit bool
+}
+
+// subdivs is how many samples a pixel of a tile averages in each direction, as
+// minigrid draws its tiles at three times their size and scales them down.
+const subdivs = 3
+
+// drawTile draws a size x size tile as minigrid's Grid.render_tile does.
+func drawTile(k tileKey, size int) *image.RGBA {
+	big := tile{img: image.NewRGBA(image.Rect(0, 0, size*subdivs, size*subdivs)), size: size * subdivs}
+	big.fill(rect(0, 1, 0, 1), black)
+	big.fill(rect(0, 0.031, 0, 1), lineGrey)
+	big.fill(rect(0, 1, 0, 0.031), lineGrey)
+	big.drawCell(k.c)
+	if k.dir >= 0 {
+		big.fill(rotated(agentShape, 0.5*math.Pi*float64(k.dir)), rgb[red])
+	}
+	if k.lit {
+		big.highlight()
+	}
+	out := image.NewRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		for x := range size {
+			var r, g, b int
+			for j := range subdivs {
+				for i := range subdivs {
+					c := big.img.RGBAAt(x*subdivs+i, y*subdivs+j)
+					r, g, b = r+int(c.R), g+int(c.G), b+int(c.B)
+				}
+			}
+			n := subdivs * subdivs
+			out.SetRGBA(x, y, color.RGBA{uint8(r / n), uint8(g / n), uint8(b / n), 255})
+		}
+	}
+	return out
 }
 
 // visibleCells marks the world squares the agent sees.

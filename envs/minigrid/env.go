@@ -2,6 +2,7 @@ package minigrid
 
 import (
 	"encoding"
+	"image"
 	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envpool"
@@ -74,6 +75,8 @@ type Env struct {
 	view  []cell
 	vis   []bool
 	bytes []uint8
+
+	tiles map[tileKey]*image.RGBA // the pictures of the tiles drawn so far (draw.go)
 }
 
 // newEnv returns an env of a task seeded with seed.
