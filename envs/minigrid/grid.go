@@ -163,6 +163,9 @@ func (g *grid) get(x, y int) cell {
 // at returns the cell at p for changing in place (p must be on the grid).
 func (g *grid) at(p point) *cell { return &g.cells[p.y*g.w+p.x] }
 
+// isOpen reports whether p holds an open door (false off the grid).
+func (g *grid) isOpen(p point) bool { return g.get(p.x, p.y).open }
+
 // set puts c at (x, y).
 func (g *grid) set(x, y int, c cell) { g.cells[y*g.w+x] = c }
 

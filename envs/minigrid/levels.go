@@ -374,15 +374,15 @@ func (l redBlueDoorsLevel) generate(e *Env) {
 }
 
 func (redBlueDoorsLevel) step(e *Env, a int) (float32, bool) {
-	redBefore, blueBefore := e.at(e.target).open, e.at(e.other).open
+	redBefore, blueBefore := e.isOpen(e.target), e.isOpen(e.other)
 	r, term := e.act(a)
 	switch {
-	case e.at(e.other).open:
+	case e.isOpen(e.other):
 		if redBefore {
 			return e.successReward(), true
 		}
 		return 0, true
-	case e.at(e.target).open && blueBefore:
+	case e.isOpen(e.target) && blueBefore:
 		return 0, true
 	}
 	return r, term

@@ -32,7 +32,7 @@ func (unlockLevel) generate(e *Env) {
 
 func (unlockLevel) step(e *Env, a int) (float32, bool) {
 	r, term := e.act(a)
-	if a == actToggle && e.at(e.target).open {
+	if a == actToggle && e.isOpen(e.target) {
 		return e.successReward(), true
 	}
 	return r, term
