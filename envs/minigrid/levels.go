@@ -168,8 +168,8 @@ func (l crossingLevel) generate(e *Env) {
 	}
 }
 
-// dynamicObstaclesLevel is MiniGrid-Dynamic-Obstacles: blue balls move to a random
-// free neighbouring square every step; running into one (or into anything but the
+// dynamicObstaclesLevel is MiniGrid-Dynamic-Obstacles: blue balls (at e.obstacles)
+// move to a random free neighbouring square every step; running into one (or into anything but the
 // goal) ends the episode with a reward of -1.
 type dynamicObstaclesLevel struct {
 	size      int
@@ -207,8 +207,8 @@ func (l dynamicObstaclesLevel) step(e *Env, a int) (float32, bool) {
 // fetchSyntax are the phrasings of Fetch's mission.
 var fetchSyntax = [5]string{"get a", "go get a", "fetch a", "go fetch a", "you must fetch a"}
 
-// fetchLevel is MiniGrid-Fetch: pick up the key or ball the mission names; picking
-// up any other ends the episode with nothing.
+// fetchLevel is MiniGrid-Fetch: pick up the key or ball the mission names (e.want);
+// picking up any other ends the episode with nothing.
 type fetchLevel struct {
 	size, objs int
 }
@@ -255,7 +255,8 @@ func nextToTarget(e *Env, a int) (float32, bool) {
 }
 
 // goToDoorLevel is MiniGrid-GoToDoor: a room of random size up to size x size with a
-// door of a different colour in each wall; stand next to the named one and say done.
+// door of a different colour in each wall; stand next to the named one (e.target)
+// and say done.
 type goToDoorLevel struct{ size int }
 
 func (l goToDoorLevel) generate(e *Env) {
@@ -301,7 +302,8 @@ func distinctObjects(e *Env, n int, reject func(placed []point, p point) bool) (
 	return objs, at
 }
 
-// goToObjectLevel is MiniGrid-GoToObject: stand next to the named object and say done.
+// goToObjectLevel is MiniGrid-GoToObject: stand next to the named object (e.want, at
+// e.target) and say done.
 type goToObjectLevel struct{ size, objs int }
 
 func (l goToObjectLevel) generate(e *Env) {
@@ -315,9 +317,10 @@ func (l goToObjectLevel) generate(e *Env) {
 
 func (goToObjectLevel) step(e *Env, a int) (float32, bool) { return nextToTarget(e, a) }
 
-// putNearLevel is MiniGrid-PutNear: pick up the named object and drop it next to
-// (or diagonally next to) the other named one. Picking up a wrong object or dropping
-// the object anywhere ends the episode.
+// putNearLevel is MiniGrid-PutNear: pick up the named object (e.want, first at
+// e.other) and drop it next to (or diagonally next to) the other named one (at
+// e.target). Picking up a wrong object or dropping the object anywhere ends the
+// episode.
 type putNearLevel struct{ size, objs int }
 
 func (l putNearLevel) generate(e *Env) {
@@ -358,7 +361,8 @@ func (putNearLevel) step(e *Env, a int) (float32, bool) {
 }
 
 // redBlueDoorsLevel is MiniGrid-RedBlueDoors: a room with a red door in its west wall
-// and a blue one in its east wall; open the red door, then the blue one.
+// (e.target) and a blue one in its east wall (e.other); open the red door, then the
+// blue one.
 type redBlueDoorsLevel struct{ size int }
 
 func (l redBlueDoorsLevel) generate(e *Env) {
@@ -433,7 +437,8 @@ func (l lockedRoomLevel) generate(e *Env) {
 }
 
 // memoryLevel is MiniGrid-Memory: see the object in the start room, walk down the
-// hallway and stand beside the matching one of the two at its end.
+// hallway and stand beside the matching one of the two at its end (on e.target; the
+// square beside the other, e.other, ends the episode with nothing).
 type memoryLevel struct {
 	size         int
 	randomLength bool

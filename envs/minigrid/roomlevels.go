@@ -17,8 +17,8 @@ func (pickupRules) step(e *Env, a int) (float32, bool) {
 // pickupMission is "pick up the <colour> <kind>".
 func pickupMission(c cell) string { return "pick up the " + c.name() }
 
-// unlockLevel is MiniGrid-Unlock: open the locked door of the first of two rooms
-// with the key that lies beside the agent.
+// unlockLevel is MiniGrid-Unlock: open the locked door (e.target) of the first of two
+// rooms with the key that lies beside the agent.
 type unlockLevel struct{}
 
 func (unlockLevel) generate(e *Env) {
