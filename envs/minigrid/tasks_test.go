@@ -335,3 +335,26 @@ func TestCorruptStates(t *testing.T) {
 		t.Error("a refused state changed the env")
 	}
 }
+
+// BenchmarkStep times a step and its observation on a few tasks, random actions,
+// resetting when an episode ends.
+func BenchmarkStep(b *testing.B) {
+	for _, id := range []string{"MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-ObstructedMaze-Full-v1"} {
+		b.Run(id, func(b *testing.B) {
+			env, spec, err := envs.MakeEnv(id, nil, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			obs := make([]uint8, spec.ObsSpace.Size())
+			info := make([]float32, len(spec.InfoKeys))
+			g := newGen(2)
+			env.Reset()
+			for b.Loop() {
+				if r := env.Step([]float32{float32(g.randInt(0, spec.ActionSpace.N))}); r.Terminated || r.Truncated {
+					env.Reset()
+				}
+				env.Observe(envpool.Obs{U8: obs}, info)
+			}
+		})
+	}
+}
