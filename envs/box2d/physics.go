@@ -68,23 +68,23 @@ func edge(x0, y0, x1, y1 float64) *b2.B2EdgeShape {
 // revolute is a revolute joint's settings: anchors in the bodies' frames, limits and
 // motor.
 type revolute struct {
-	anchorA, anchorB       b2.B2Vec2
-	lower, upper           float64
-	enableLimit, motor     bool
-	maxTorque, motorSpeed  float64
-	referenceAngle         float64
-	collideConnectedBodies bool
+	anchorA, anchorB      b2.B2Vec2
+	lower, upper          float64
+	enableLimit, motor    bool
+	maxTorque, motorSpeed float64
 }
 
-// join adds a revolute joint between two bodies.
+// join adds a revolute joint between two bodies. Its reference angle is the bodies'
+// angle difference at creation, as box2d-py's revoluteJointDef sets it when given both
+// bodies (Box2D itself would leave it 0): the joint angle, its limits and the
+// observations built on it count from the pose the bodies are created in.
 func join(w *b2.B2World, a, b *b2.B2Body, r revolute) *b2.B2RevoluteJoint {
 	def := b2.MakeB2RevoluteJointDef()
 	def.BodyA, def.BodyB = a, b
 	def.LocalAnchorA, def.LocalAnchorB = r.anchorA, r.anchorB
-	def.ReferenceAngle = r.referenceAngle
+	def.ReferenceAngle = b.GetAngle() - a.GetAngle()
 	def.EnableLimit, def.LowerAngle, def.UpperAngle = r.enableLimit, r.lower, r.upper
 	def.EnableMotor, def.MaxMotorTorque, def.MotorSpeed = r.motor, r.maxTorque, r.motorSpeed
-	def.CollideConnected = r.collideConnectedBodies
 	return w.CreateJoint(&def).(*b2.B2RevoluteJoint)
 }
 
