@@ -16,11 +16,12 @@ import (
 type point struct{ x, y float64 }
 
 // canvas is an RGB picture with a view: world (x, y), y up, maps to pixel
-// (ox + (x*cos - y*sin)*zoom, oy - (x*sin + y*cos)*zoom).
+// (ox + (x*cos - y*sin)*zx, oy - (x*sin + y*cos)*zy), a rotation followed by a scale
+// that may differ across and down (CarRacing squeezes its 1000 x 800 view into 96 x 96).
 type canvas struct {
 	img           *image.RGBA
 	ox, oy        float64
-	zoom          float64
+	zx, zy        float64
 	cosA, sinA    float64
 	xs            []float64 // scratch for the crossings of one scanline
 	pts           []point   // scratch for a transformed polygon
@@ -30,7 +31,7 @@ type canvas struct {
 // newCanvas returns a w x h canvas with the identity view scaled by zoom and the world
 // origin at the bottom left.
 func newCanvas(w, h int, zoom float64) *canvas {
-	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), oy: float64(h), zoom: zoom, cosA: 1, width: w, height: h}
+	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), oy: float64(h), zx: zoom, zy: zoom, cosA: 1, width: w, height: h}
 }
 
 // fill paints the whole picture.
@@ -43,7 +44,7 @@ func (c *canvas) fill(col color.RGBA) {
 
 // toPixel maps a world position through the view.
 func (c *canvas) toPixel(x, y float64) point {
-	return point{c.ox + (x*c.cosA-y*c.sinA)*c.zoom, c.oy - (x*c.sinA+y*c.cosA)*c.zoom}
+	return point{c.ox + (x*c.cosA-y*c.sinA)*c.zx, c.oy - (x*c.sinA+y*c.cosA)*c.zy}
 }
 
 // poly fills a polygon given in world coordinates as x0, y0, x1, y1, ...

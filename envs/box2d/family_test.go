@@ -14,7 +14,7 @@ import (
 // ids are the family's tasks, as EnvPool 1.2.4 registers them.
 var ids = []string{
 	"LunarLander-v2", "LunarLander-v3", "LunarLanderContinuous-v2", "LunarLanderContinuous-v3",
-	"BipedalWalker-v3", "BipedalWalkerHardcore-v3",
+	"BipedalWalker-v3", "BipedalWalkerHardcore-v3", "CarRacing-v2", "CarRacing-v3",
 }
 
 func TestRegistered(t *testing.T) {

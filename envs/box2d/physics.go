@@ -88,9 +88,11 @@ func join(w *b2.B2World, a, b *b2.B2Body, r revolute) *b2.B2RevoluteJoint {
 	return w.CreateJoint(&def).(*b2.B2RevoluteJoint)
 }
 
-// drawBody fills a body's polygon fixtures with fill and outlines them with edge.
-func drawBody(c *canvas, body *b2.B2Body, fill, outline color.RGBA) {
+// bodyPolygons returns a body's polygon fixtures in world coordinates, each as
+// x0, y0, x1, y1, ...
+func bodyPolygons(body *b2.B2Body) [][]float64 {
 	xf := body.GetTransform()
+	var out [][]float64
 	for f := body.GetFixtureList(); f != nil; f = f.GetNext() {
 		p, ok := f.GetShape().(*b2.B2PolygonShape)
 		if !ok {
@@ -101,7 +103,19 @@ func drawBody(c *canvas, body *b2.B2Body, fill, outline color.RGBA) {
 			v := b2.B2TransformVec2Mul(xf, p.M_vertices[i])
 			xy = append(xy, v.X, v.Y)
 		}
+		out = append(out, xy)
+	}
+	return out
+}
+
+// drawBody fills a body's polygon fixtures with fill and, unless outline is fully
+// transparent, outlines them.
+func drawBody(c *canvas, body *b2.B2Body, fill, outline color.RGBA) {
+	for _, xy := range bodyPolygons(body) {
 		c.poly(fill, xy...)
+		if outline.A == 0 {
+			continue
+		}
 		for i := 0; i < len(xy); i += 2 {
 			j := (i + 2) % len(xy)
 			c.line(outline, 1, xy[i], xy[i+1], xy[j], xy[j+1])
