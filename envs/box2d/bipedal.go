@@ -50,15 +50,11 @@ type bipedalOptions struct {
 }
 
 func init() {
-	for _, v := range []struct {
-		id       string
-		hardcore bool
-		steps    int
-	}{{"BipedalWalker-v3", false, 1600}, {"BipedalWalkerHardcore-v3", true, 2000}} {
-		register(v.id, v.steps, 300, bipedalOptions{Hardcore: v.hardcore}, func(o bipedalOptions) (envpool.Spec, func(int64) envpool.Env, error) {
-			return bipedalSpec(), func(seed int64) envpool.Env { return newBipedalWalker(seed, o.Hardcore) }, nil
-		})
+	build := func(o bipedalOptions) (envpool.Spec, func(int64) envpool.Env, error) {
+		return bipedalSpec(), func(seed int64) envpool.Env { return newBipedalWalker(seed, o.Hardcore) }, nil
 	}
+	register("BipedalWalker-v3", 1600, 300, bipedalOptions{}, build)
+	register("BipedalWalkerHardcore-v3", 2000, 300, bipedalOptions{Hardcore: true}, build)
 }
 
 // bipedalSpec is Gymnasium's observation box (hull, two legs, ten lidar fractions) and
@@ -84,54 +80,26 @@ type BipedalWalker struct {
 	terrain []*b2.B2Body // the obstacles' and the ground edges' bodies
 	hull    *b2.B2Body
 	legs    [4]*b2.B2Body // upper left, lower left, upper right, lower right
+	feet    [2]*b2.B2Body // the lower legs
 	joints  [4]*b2.B2RevoluteJoint
-	contact [4]bool
+	contact [2]bool // each lower leg's contact with the ground
 
 	terrainX, terrainY []float64
 	obstacles          [][]float64 // polygons of stumps, stairs and pit walls (x0, y0, ...)
 	clouds             [][]float64 // cloud polygons, drawn with parallax
 
-	gameOver    bool
-	prevShaping float64
-	hasShaping  bool
-	scroll      float64
-	lidar       [bwLidars]float64 // fraction of each ray's range to the first ground hit
-	state       [24]float64
+	gameOver bool
+	shaping  potential
+	scroll   float64
+	lidar    [bwLidars]float64 // fraction of each ray's range to the first ground hit
+	state    [24]float64
 }
 
 func newBipedalWalker(seed int64, hardcore bool) *BipedalWalker {
-	return &BipedalWalker{episode: newEpisode(seed, 4), hardcore: hardcore}
+	e := &BipedalWalker{episode: newEpisode(seed, 4), hardcore: hardcore}
+	e.bind(e, fmt.Sprintf("BipedalWalker hardcore=%v", hardcore))
+	return e
 }
-
-func (e *BipedalWalker) ep() *episode { return &e.episode }
-
-// bwContacts is the world's contact listener: the hull touching the ground ends the
-// game, and the lower legs' contacts are tracked.
-type bwContacts struct{ e *BipedalWalker }
-
-func (l bwContacts) BeginContact(c b2.B2ContactInterface) {
-	a, b := c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody()
-	if a == l.e.hull || b == l.e.hull {
-		l.e.gameOver = true
-	}
-	for _, i := range []int{1, 3} {
-		if a == l.e.legs[i] || b == l.e.legs[i] {
-			l.e.contact[i] = true
-		}
-	}
-}
-
-func (l bwContacts) EndContact(c b2.B2ContactInterface) {
-	a, b := c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody()
-	for _, i := range []int{1, 3} {
-		if a == l.e.legs[i] || b == l.e.legs[i] {
-			l.e.contact[i] = false
-		}
-	}
-}
-
-func (bwContacts) PreSolve(b2.B2ContactInterface, b2.B2Manifold)         {}
-func (bwContacts) PostSolve(b2.B2ContactInterface, *b2.B2ContactImpulse) {}
 
 // intN draws an integer from [lo, hi), as numpy's Generator.integers does.
 func (e *episode) intN(lo, hi int) int { return lo + e.rng.IntN(hi-lo) }
@@ -141,7 +109,7 @@ func (e *BipedalWalker) obstacle(xy ...float64) {
 	body := newBody(e.world, b2.B2BodyType.B2_staticBody, 0, 0, 0)
 	f := defaultFixture(0)
 	f.friction = bwFriction
-	attach(body, polygon(xy...), f)
+	attach(body, polygon(1, xy...), f)
 	e.terrain = append(e.terrain, body)
 	e.obstacles = append(e.obstacles, xy)
 }
@@ -249,20 +217,15 @@ func (e *BipedalWalker) Reset() {
 	e.begin()
 	w := b2.MakeB2World(vec(0, -10))
 	e.world = &w
-	e.world.SetContactListener(bwContacts{e})
 	e.terrain, e.obstacles = e.terrain[:0], e.obstacles[:0]
-	e.gameOver, e.hasShaping, e.scroll, e.contact = false, false, 0, [4]bool{}
+	e.gameOver, e.shaping, e.scroll, e.contact = false, potential{}, 0, [2]bool{}
 
 	e.generateTerrain()
 	e.generateClouds()
 
 	x0, y0 := bwTerrainStep*bwStartPad/2, bwTerrainHeight+2*bwLegH
 	e.hull = newBody(e.world, b2.B2BodyType.B2_dynamicBody, x0, y0, 0)
-	var hull [len(bwHull)]float64
-	for i, v := range bwHull {
-		hull[i] = v / bwScale
-	}
-	attach(e.hull, polygon(hull[:]...), fixture{density: 5, friction: 0.1, category: 0x0020, mask: 0x0001})
+	attach(e.hull, polygon(1/bwScale, bwHull[:]...), fixture{density: 5, friction: 0.1, category: 0x0020, mask: 0x0001})
 	e.hull.ApplyForceToCenter(vec(e.uniform(-bwInitialRandom, bwInitialRandom), 0), true)
 
 	limb := fixture{density: 1, friction: 0.2, category: 0x0020, mask: 0x0001}
@@ -283,6 +246,8 @@ func (e *BipedalWalker) Reset() {
 		})
 		e.legs[2*k], e.legs[2*k+1] = upper, lower
 	}
+	e.feet = [2]*b2.B2Body{e.legs[1], e.legs[3]}
+	e.world.SetContactListener(&hullContacts{hull: e.hull, down: &e.gameOver, feet: e.feet[:], touching: e.contact[:]})
 	e.physics([4]float64{})
 }
 
@@ -335,17 +300,13 @@ func (e *BipedalWalker) physics(a [4]float64) envpool.StepResult {
 		o[1] = hip.GetJointSpeed() / bwSpeedHip
 		o[2] = knee.GetJointAngle() + 1
 		o[3] = knee.GetJointSpeed() / bwSpeedKnee
-		o[4] = b2f(e.contact[2*k+1])
+		o[4] = b2f(e.contact[k])
 	}
 	copy(s[14:], e.lidar[:])
 	e.scroll = pos.X - bwViewW/bwScale/5
 
 	shaping := 130*pos.X/bwScale - 5*math.Abs(s[0])
-	reward := 0.0
-	if e.hasShaping {
-		reward = shaping - e.prevShaping
-	}
-	e.prevShaping, e.hasShaping = shaping, true
+	reward := e.shaping.change(shaping)
 	for _, v := range a {
 		reward -= 0.00035 * bwMotorsTorque * clip(math.Abs(v), 0, 1)
 	}
@@ -362,16 +323,13 @@ func (e *BipedalWalker) physics(a [4]float64) envpool.StepResult {
 // Observe writes the hull's angle, angular and linear velocities, each leg's hip and
 // knee angles and speeds and ground contact, and the ten lidar fractions.
 func (e *BipedalWalker) Observe(obs envpool.Obs, _ []float32) {
-	for i, v := range e.state {
-		obs.F32[i] = float32(v)
-	}
+	writeF32(obs.F32, e.state[:])
 }
 
 // Render draws the sky, the clouds (at half the scroll), the terrain, the walker and
 // the start flag, following the walker as Gymnasium does (envpool.Renderer): 600 x 400.
 func (e *BipedalWalker) Render() (image.Image, error) {
-	c := newCanvas(bwViewW, bwViewH, bwScale)
-	c.fill(rgb(215, 215, 255))
+	c := scene(bwViewW, bwViewH, bwScale, rgb(215, 215, 255))
 	if e.world == nil {
 		return c.img, nil
 	}
@@ -408,20 +366,6 @@ func (e *BipedalWalker) Render() (image.Image, error) {
 		}
 	}
 	drawBody(c, e.hull, rgb(127, 51, 229), rgb(76, 76, 127))
-	x, y1 := bwTerrainStep*3, float64(bwTerrainHeight)
-	y2 := y1 + 50/bwScale
-	c.line(rgb(0, 0, 0), 1, x, y1, x, y2)
-	c.poly(rgb(230, 51, 0), x, y2, x, y2-10/bwScale, x+25/bwScale, y2-5/bwScale)
+	c.flag(bwTerrainStep*3, bwTerrainHeight, rgb(0, 0, 0), rgb(230, 51, 0))
 	return c.img, nil
 }
-
-// MarshalBinary saves the episode as its generator at reset and its actions; see
-// episode.
-func (e *BipedalWalker) MarshalBinary() ([]byte, error) { return e.save(e.tag()) }
-
-// UnmarshalBinary restores what MarshalBinary saved, by replaying the episode.
-func (e *BipedalWalker) UnmarshalBinary(data []byte) error {
-	return unmarshalReplay(e, e.tag(), data)
-}
-
-func (e *BipedalWalker) tag() string { return fmt.Sprintf("BipedalWalker hardcore=%v", e.hardcore) }

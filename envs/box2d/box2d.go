@@ -10,6 +10,7 @@
 package box2d
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -68,16 +69,8 @@ func finite(x float64) float64 {
 	return x
 }
 
-// sign is numpy's sign: -1, 0 or 1.
-func sign(x float64) float64 {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
+// sign is numpy's sign, -1, 0 or 1, for the finite values the envs pass it.
+func sign(x float64) float64 { return float64(cmp.Compare(x, 0)) }
 
 // episode is what every env of the family keeps besides its physics: the random
 // generator seeded at construction and the record that makes its state savable.
@@ -96,12 +89,29 @@ type episode struct {
 	// actions are the actions stepped since that reset, each of actionSize values.
 	actions    []float32
 	actionSize int
+	// owner is the env this is the episode of, which a restore resets and steps; tag
+	// names its task and settings in saved states.
+	owner envpool.Env
+	tag   string
 }
 
-// newEpisode returns the generator of an env with the given seed.
+// newEpisode returns the generator of an env with the given seed; the env sets owner
+// and tag once it exists.
 func newEpisode(seed int64, actionSize int) episode {
 	pcg := rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)
 	return episode{pcg: pcg, rng: rand.New(pcg), actionSize: actionSize}
+}
+
+// bind names the env the episode belongs to and the tag of its saved states.
+func (e *episode) bind(owner envpool.Env, tag string) { e.owner, e.tag = owner, tag }
+
+// actionSize is the number of values in an action: n for continuous actions, 1 for a
+// discrete one.
+func actionSize(continuous bool, n int) int {
+	if continuous {
+		return n
+	}
+	return 1
 }
 
 // begin records the generator's state at a reset, before the reset draws from it.
@@ -122,11 +132,12 @@ func (e *episode) uniform(low, high float64) float64 { return low + (high-low)*e
 // stateMagic starts a saved state, so that bytes from elsewhere are refused.
 const stateMagic = "b2d1"
 
-// save encodes the episode record: the task's tag, the generator now (before any
-// reset) or at the reset, and the actions since.
-func (e *episode) save(tag string) ([]byte, error) {
-	out := append([]byte(stateMagic), byte(len(tag)))
-	out = append(out, tag...)
+// MarshalBinary saves the env's exact state (encoding.BinaryMarshaler): its task's
+// tag, the generator now (before any reset) or at the last reset, and the actions
+// stepped since.
+func (e *episode) MarshalBinary() ([]byte, error) {
+	out := append([]byte(stateMagic), byte(len(e.tag)))
+	out = append(out, e.tag...)
 	g := e.start
 	if g == nil {
 		var err error
@@ -146,10 +157,10 @@ func (e *episode) save(tag string) ([]byte, error) {
 	return out, nil
 }
 
-// restore reads what save wrote for the same task: it sets the generator and returns
-// whether an episode had started and its actions, which the caller replays after a
-// reset.
-func (e *episode) restore(tag string, data []byte) (started bool, actions []float32, err error) {
+// restore reads what MarshalBinary wrote for the same task: it sets the generator and
+// returns whether an episode had started and its actions.
+func (e *episode) restore(data []byte) (started bool, actions []float32, err error) {
+	tag := e.tag
 	bad := func(what string) error {
 		return fmt.Errorf("box2d: %s env state: %s (saved by another task or version?)", tag, what)
 	}
@@ -183,17 +194,11 @@ func (e *episode) restore(tag string, data []byte) (started bool, actions []floa
 	return started, actions, nil
 }
 
-// replayer is an env whose state restore replays its episode.
-type replayer interface {
-	envpool.Env
-	ep() *episode
-}
-
-// unmarshalReplay restores env from data saved by episode.save(tag): it resets the env
-// with the saved generator and steps the saved actions.
-func unmarshalReplay(env replayer, tag string, data []byte) error {
-	e := env.ep()
-	started, actions, err := e.restore(tag, data)
+// UnmarshalBinary restores what MarshalBinary saved for an env of the same task and
+// settings (encoding.BinaryUnmarshaler): it resets the env with the saved generator
+// and steps the saved actions again.
+func (e *episode) UnmarshalBinary(data []byte) error {
+	started, actions, err := e.restore(data)
 	if err != nil {
 		return err
 	}
@@ -202,9 +207,73 @@ func unmarshalReplay(env replayer, tag string, data []byte) error {
 	if !started {
 		return nil
 	}
-	env.Reset()
+	e.owner.Reset()
 	for i := 0; i < len(actions); i += e.actionSize {
-		env.Step(actions[i : i+e.actionSize])
+		e.owner.Step(actions[i : i+e.actionSize])
 	}
 	return nil
+}
+
+// hullContacts is the contact listener of a body on legs: any contact of the hull sets
+// *down (the lander crashed, the walker fell), and each foot's contacts set and clear
+// its touching flag.
+type hullContacts struct {
+	quietSolve
+	hull     *b2.B2Body
+	down     *bool
+	feet     []*b2.B2Body
+	touching []bool
+}
+
+// BeginContact notes the hull's and the feet's contacts.
+func (h *hullContacts) BeginContact(c b2.B2ContactInterface) {
+	a, b := c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody()
+	if a == h.hull || b == h.hull {
+		*h.down = true
+	}
+	h.feetTouch(a, b, true)
+}
+
+// EndContact notes a foot leaving the ground.
+func (h *hullContacts) EndContact(c b2.B2ContactInterface) {
+	h.feetTouch(c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody(), false)
+}
+
+func (h *hullContacts) feetTouch(a, b *b2.B2Body, touching bool) {
+	for i, f := range h.feet {
+		if a == f || b == f {
+			h.touching[i] = touching
+		}
+	}
+}
+
+// quietSolve gives a contact listener Box2D's pre- and post-solve callbacks, which no
+// task uses.
+type quietSolve struct{}
+
+func (quietSolve) PreSolve(b2.B2ContactInterface, b2.B2Manifold)         {}
+func (quietSolve) PostSolve(b2.B2ContactInterface, *b2.B2ContactImpulse) {}
+
+// potential turns a shaping potential into rewards: each step's reward is the change
+// of the potential since the step before, and the first step after a reset gets 0.
+type potential struct {
+	last float64
+	set  bool
+}
+
+// change returns v's change since the last call (0 on the first) and remembers v.
+func (p *potential) change(v float64) float64 {
+	d := 0.0
+	if p.set {
+		d = v - p.last
+	}
+	p.last, p.set = v, true
+	return d
+}
+
+// writeF32 copies float64 state into a float32 observation.
+func writeF32(dst []float32, src []float64) {
+	for i, v := range src {
+		dst[i] = float32(v)
+	}
 }

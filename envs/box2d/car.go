@@ -59,11 +59,7 @@ type car struct {
 func newCar(w *b2.B2World, angle, x, y float64) *car {
 	c := &car{hull: newBody(w, b2.B2BodyType.B2_dynamicBody, x, y, angle)}
 	for _, part := range carHull {
-		xy := make([]float64, len(part))
-		for i, v := range part {
-			xy[i] = v * carSize
-		}
-		attach(c.hull, polygon(xy...), defaultFixture(1))
+		attach(c.hull, polygon(carSize, part...), defaultFixture(1))
 	}
 	for i, p := range carWheelPos {
 		body := newBody(w, b2.B2BodyType.B2_dynamicBody, x+p[0]*carSize, y+p[1]*carSize, angle)

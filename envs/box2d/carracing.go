@@ -101,21 +101,19 @@ type CarRacing struct {
 }
 
 func newCarRacing(seed int64, o carRacingOptions) *CarRacing {
-	n := 1
-	if o.Continuous {
-		n = 3
-	}
-	e := &CarRacing{episode: newEpisode(seed, n), o: o}
+	e := &CarRacing{episode: newEpisode(seed, actionSize(o.Continuous, 3)), o: o}
+	e.bind(e, fmt.Sprintf("CarRacing c=%v r=%v l=%v", o.Continuous, o.DomainRandomize, o.LapCompletePercent))
 	e.roadColor, e.bgColor, e.grassColor = [3]float64{102, 102, 102}, [3]float64{102, 204, 102}, [3]float64{102, 230, 102}
 	return e
 }
 
-func (e *CarRacing) ep() *episode { return &e.episode }
-
 // crContacts is the world's contact listener: a tile touched by anything takes the
 // road's colour; a wheel touching a tile first visits it (+1000/N reward) and counts
 // it for its friction.
-type crContacts struct{ e *CarRacing }
+type crContacts struct {
+	quietSolve
+	e *CarRacing
+}
 
 func (l crContacts) contact(c b2.B2ContactInterface, begin bool) {
 	u1, u2 := c.GetFixtureA().GetBody().GetUserData(), c.GetFixtureB().GetBody().GetUserData()
@@ -154,10 +152,8 @@ func (l crContacts) contact(c b2.B2ContactInterface, begin bool) {
 	}
 }
 
-func (l crContacts) BeginContact(c b2.B2ContactInterface)                { l.contact(c, true) }
-func (l crContacts) EndContact(c b2.B2ContactInterface)                  { l.contact(c, false) }
-func (crContacts) PreSolve(b2.B2ContactInterface, b2.B2Manifold)         {}
-func (crContacts) PostSolve(b2.B2ContactInterface, *b2.B2ContactImpulse) {}
+func (l crContacts) BeginContact(c b2.B2ContactInterface) { l.contact(c, true) }
+func (l crContacts) EndContact(c b2.B2ContactInterface)   { l.contact(c, false) }
 
 // randomColors draws the domain-randomised colours: road and background uniform in
 // [0, 210), grass the background with one channel 20 brighter.
@@ -309,7 +305,7 @@ func (e *CarRacing) createTrack() bool {
 		body := newBody(e.world, b2.B2BodyType.B2_staticBody, 0, 0, 0)
 		f := defaultFixture(0)
 		f.sensor = true
-		attach(body, polygon(poly[:]...), f)
+		attach(body, polygon(1, poly[:]...), f)
 		shade := 0.01 * float64(i%3) * 255
 		t := &tile{idx: i, poly: poly}
 		for k := range t.color {
@@ -343,7 +339,7 @@ func (e *CarRacing) Reset() {
 	for {
 		w := b2.MakeB2World(vec(0, 0))
 		e.world = &w
-		e.world.SetContactListener(crContacts{e})
+		e.world.SetContactListener(crContacts{e: e})
 		if e.createTrack() {
 			break
 		}
@@ -487,15 +483,4 @@ func (e *CarRacing) indicators(c *canvas, sx, sy float64) {
 	}
 	horizontal(20, -10*e.car.wheels[0].joint.GetJointAngle(), rgb(0, 255, 0))
 	horizontal(30, -0.8*e.car.hull.GetAngularVelocity(), rgb(255, 0, 0))
-}
-
-// MarshalBinary saves the episode as its generator at reset and its actions; see
-// episode.
-func (e *CarRacing) MarshalBinary() ([]byte, error) { return e.save(e.tag()) }
-
-// UnmarshalBinary restores what MarshalBinary saved, by replaying the episode.
-func (e *CarRacing) UnmarshalBinary(data []byte) error { return unmarshalReplay(e, e.tag(), data) }
-
-func (e *CarRacing) tag() string {
-	return fmt.Sprintf("CarRacing c=%v r=%v l=%v", e.o.Continuous, e.o.DomainRandomize, e.o.LapCompletePercent)
 }

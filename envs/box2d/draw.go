@@ -34,6 +34,21 @@ func newCanvas(w, h int, zoom float64) *canvas {
 	return &canvas{img: image.NewRGBA(image.Rect(0, 0, w, h)), oy: float64(h), zx: zoom, zy: zoom, cosA: 1, width: w, height: h}
 }
 
+// scene returns a w x h canvas at zoom pixels per unit, filled with bg.
+func scene(w, h int, zoom float64, bg color.RGBA) *canvas {
+	c := newCanvas(w, h, zoom)
+	c.fill(bg)
+	return c
+}
+
+// flag draws Gymnasium's flag at world (x, y): a 50-pixel pole and a 25 x 10 pennant
+// at its top (sizes in the picture's pixels).
+func (c *canvas) flag(x, y float64, pole, cloth color.RGBA) {
+	top := y + 50/c.zy
+	c.line(pole, 1, x, y, x, top)
+	c.poly(cloth, x, top, x, top-10/c.zy, x+25/c.zx, top-5/c.zy)
+}
+
 // fill paints the whole picture.
 func (c *canvas) fill(col color.RGBA) {
 	p := c.img.Pix

@@ -85,55 +85,22 @@ type LunarLander struct {
 	legs    [2]*b2.B2Body
 	contact [2]bool
 
-	gameOver    bool
-	prevShaping float64
-	hasShaping  bool
-	helipadX1   float64
-	helipadX2   float64
-	helipadY    float64
-	skyPolys    [llChunks - 1][8]float64
-	windIdx     int
-	torqueIdx   int
-	state       [8]float64
+	gameOver  bool
+	shaping   potential
+	helipadX1 float64
+	helipadX2 float64
+	helipadY  float64
+	skyPolys  [llChunks - 1][8]float64
+	windIdx   int
+	torqueIdx int
+	state     [8]float64
 }
 
 func newLunarLander(seed int64, o lunarLanderOptions) *LunarLander {
-	n := 1
-	if o.Continuous {
-		n = 2
-	}
-	return &LunarLander{episode: newEpisode(seed, n), o: o}
+	e := &LunarLander{episode: newEpisode(seed, actionSize(o.Continuous, 2)), o: o}
+	e.bind(e, fmt.Sprintf("LunarLander c=%v g=%v w=%v %v %v", o.Continuous, o.Gravity, o.EnableWind, o.WindPower, o.TurbulencePower))
+	return e
 }
-
-func (e *LunarLander) ep() *episode { return &e.episode }
-
-// llContacts is the world's contact listener: the hull touching anything ends the
-// game, and each leg's contact with the ground is tracked.
-type llContacts struct{ e *LunarLander }
-
-func (l llContacts) BeginContact(c b2.B2ContactInterface) {
-	a, b := c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody()
-	if a == l.e.lander || b == l.e.lander {
-		l.e.gameOver = true
-	}
-	for i, leg := range l.e.legs {
-		if a == leg || b == leg {
-			l.e.contact[i] = true
-		}
-	}
-}
-
-func (l llContacts) EndContact(c b2.B2ContactInterface) {
-	a, b := c.GetFixtureA().GetBody(), c.GetFixtureB().GetBody()
-	for i, leg := range l.e.legs {
-		if a == leg || b == leg {
-			l.e.contact[i] = false
-		}
-	}
-}
-
-func (llContacts) PreSolve(b2.B2ContactInterface, b2.B2Manifold)         {}
-func (llContacts) PostSolve(b2.B2ContactInterface, *b2.B2ContactImpulse) {}
 
 // terrain draws the moon's surface: 12 heights in [0, H/2), the five around the
 // middle flattened to the pad at H/4, then averaged over neighbours (the first point
@@ -165,8 +132,7 @@ func (e *LunarLander) Reset() {
 	e.begin()
 	w := b2.MakeB2World(vec(0, e.o.Gravity))
 	e.world = &w
-	e.world.SetContactListener(llContacts{e})
-	e.gameOver, e.hasShaping, e.contact = false, false, [2]bool{}
+	e.gameOver, e.shaping, e.contact = false, potential{}, [2]bool{}
 
 	xs, ys := e.terrain()
 	width, height := float64(llViewW)/llScale, float64(llViewH)/llScale
@@ -181,11 +147,7 @@ func (e *LunarLander) Reset() {
 
 	x0, y0 := width/2, height
 	e.lander = newBody(e.world, b2.B2BodyType.B2_dynamicBody, x0, y0, 0)
-	var hull [len(llPoly)]float64
-	for i, v := range llPoly {
-		hull[i] = v / llScale
-	}
-	attach(e.lander, polygon(hull[:]...), fixture{density: 5, friction: 0.1, category: 0x0010, mask: 0x0001})
+	attach(e.lander, polygon(1/llScale, llPoly[:]...), fixture{density: 5, friction: 0.1, category: 0x0010, mask: 0x0001})
 	fx := e.uniform(-llInitialRandom, llInitialRandom)
 	fy := e.uniform(-llInitialRandom, llInitialRandom)
 	e.lander.ApplyForceToCenter(vec(fx, fy), true)
@@ -209,6 +171,7 @@ func (e *LunarLander) Reset() {
 		e.legs[k] = leg
 		join(e.world, e.lander, leg, r)
 	}
+	e.world.SetContactListener(&hullContacts{hull: e.lander, down: &e.gameOver, feet: e.legs[:], touching: e.contact[:]})
 	e.physics(0, 0, 0) // no engine, in either action mode
 }
 
@@ -284,11 +247,7 @@ func (e *LunarLander) physics(discrete int, main, lateral float64) envpool.StepR
 
 	shaping := -100*math.Sqrt(s[0]*s[0]+s[1]*s[1]) - 100*math.Sqrt(s[2]*s[2]+s[3]*s[3]) -
 		100*math.Abs(s[4]) + 10*s[6] + 10*s[7]
-	reward := 0.0
-	if e.hasShaping {
-		reward = shaping - e.prevShaping
-	}
-	e.prevShaping, e.hasShaping = shaping, true
+	reward := e.shaping.change(shaping)
 	reward -= mPower * 0.30
 	reward -= sPower * 0.03
 
@@ -312,16 +271,13 @@ func b2f(b bool) float64 {
 // Observe writes x, y (relative to the pad, in half-viewports), the velocities, the
 // angle, the angular velocity and the two legs' contacts.
 func (e *LunarLander) Observe(obs envpool.Obs, _ []float32) {
-	for i, v := range e.state {
-		obs.F32[i] = float32(v)
-	}
+	writeF32(obs.F32, e.state[:])
 }
 
 // Render draws the sky, the moon, the lander and its legs and the two flags as
 // Gymnasium does (envpool.Renderer): 600 x 400.
 func (e *LunarLander) Render() (image.Image, error) {
-	c := newCanvas(llViewW, llViewH, llScale)
-	c.fill(rgb(255, 255, 255))
+	c := scene(llViewW, llViewH, llScale, rgb(255, 255, 255))
 	if e.world == nil {
 		return c.img, nil
 	}
@@ -332,25 +288,7 @@ func (e *LunarLander) Render() (image.Image, error) {
 		drawBody(c, b, rgb(128, 102, 230), rgb(77, 77, 128))
 	}
 	for _, x := range []float64{e.helipadX1, e.helipadX2} {
-		y1 := e.helipadY
-		y2 := y1 + 50/llScale
-		c.line(rgb(255, 255, 255), 1, x, y1, x, y2)
-		c.poly(rgb(204, 204, 0), x, y2, x, y2-10/llScale, x+25/llScale, y2-5/llScale)
+		c.flag(x, e.helipadY, rgb(255, 255, 255), rgb(204, 204, 0))
 	}
 	return c.img, nil
-}
-
-// MarshalBinary saves the episode as its generator at reset and its actions; see
-// episode.
-func (e *LunarLander) MarshalBinary() ([]byte, error) { return e.save(e.tag()) }
-
-// UnmarshalBinary restores what MarshalBinary saved, by replaying the episode.
-func (e *LunarLander) UnmarshalBinary(data []byte) error {
-	return unmarshalReplay(e, e.tag(), data)
-}
-
-// tag names the lander's settings in its saved state, so a state from another
-// configuration is refused.
-func (e *LunarLander) tag() string {
-	return fmt.Sprintf("LunarLander c=%v g=%v w=%v %v %v", e.o.Continuous, e.o.Gravity, e.o.EnableWind, e.o.WindPower, e.o.TurbulencePower)
 }

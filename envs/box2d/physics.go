@@ -40,11 +40,12 @@ func attach(body *b2.B2Body, shape b2.B2ShapeInterface, f fixture) *b2.B2Fixture
 	return body.CreateFixtureFromDef(&def)
 }
 
-// polygon returns a convex polygon shape through the given points (x0, y0, x1, y1, ...).
-func polygon(xy ...float64) *b2.B2PolygonShape {
+// polygon returns the convex polygon shape through the given points (x0, y0, x1, y1,
+// ...), each coordinate multiplied by scale (the tasks give their outlines in pixels).
+func polygon(scale float64, xy ...float64) *b2.B2PolygonShape {
 	vs := make([]b2.B2Vec2, 0, len(xy)/2)
 	for i := 0; i+1 < len(xy); i += 2 {
-		vs = append(vs, vec(xy[i], xy[i+1]))
+		vs = append(vs, vec(xy[i]*scale, xy[i+1]*scale))
 	}
 	s := b2.NewB2PolygonShape()
 	s.Set(vs, len(vs))
