@@ -215,8 +215,7 @@ func (e *BipedalWalker) generateClouds() {
 // with the motors off.
 func (e *BipedalWalker) Reset() {
 	e.begin()
-	w := b2.MakeB2World(vec(0, -10))
-	e.world = &w
+	e.world = newWorld(0, -10)
 	e.terrain, e.obstacles = e.terrain[:0], e.obstacles[:0]
 	e.gameOver, e.shaping, e.scroll, e.contact = false, potential{}, 0, [2]bool{}
 

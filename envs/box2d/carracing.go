@@ -337,8 +337,7 @@ func (e *CarRacing) Reset() {
 		e.randomColors()
 	}
 	for {
-		w := b2.MakeB2World(vec(0, 0))
-		e.world = &w
+		e.world = newWorld(0, 0)
 		e.world.SetContactListener(crContacts{e: e})
 		if e.createTrack() {
 			break

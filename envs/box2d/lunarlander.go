@@ -130,8 +130,7 @@ func (e *LunarLander) terrain() (xs, ys [llChunks]float64) {
 // random force, its two legs on spring motors, and takes one step with the engines off.
 func (e *LunarLander) Reset() {
 	e.begin()
-	w := b2.MakeB2World(vec(0, e.o.Gravity))
-	e.world = &w
+	e.world = newWorld(0, e.o.Gravity)
 	e.gameOver, e.shaping, e.contact = false, potential{}, [2]bool{}
 
 	xs, ys := e.terrain()

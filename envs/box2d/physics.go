@@ -9,6 +9,17 @@ import (
 // Small builders over the Box2D port for what the tasks create: bodies and fixtures
 // with box2d-py's defaults (friction 0.2, no restitution, category 1, mask all).
 
+// newWorld returns an empty world with the given gravity that filters contacts by the
+// fixtures' category and mask bits, as Box2D's default filter does. The Go port leaves
+// its default filter unset (nil), so without this every pair of fixtures would
+// collide whatever their bits say: the lander's and the walker's legs would push on
+// each other, and the car's wheels too.
+func newWorld(gx, gy float64) *b2.B2World {
+	w := b2.MakeB2World(vec(gx, gy))
+	w.SetContactFilter(&b2.B2ContactFilter{})
+	return &w
+}
+
 // fixture is a fixture definition's settings besides its shape.
 type fixture struct {
 	density, friction, restitution float64
