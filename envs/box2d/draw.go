@@ -77,9 +77,13 @@ func (c *canvas) pixelPoly(col color.RGBA, pts []point) {
 	if len(pts) < 3 {
 		return
 	}
-	minY, maxY := pts[0].y, pts[0].y
+	minX, maxX, minY, maxY := pts[0].x, pts[0].x, pts[0].y, pts[0].y
 	for _, p := range pts[1:] {
-		minY, maxY = math.Min(minY, p.y), math.Max(maxY, p.y)
+		minX, maxX = min(minX, p.x), max(maxX, p.x)
+		minY, maxY = min(minY, p.y), max(maxY, p.y)
+	}
+	if maxX < 0 || minX > float64(c.width) { // off the picture (most of a track's tiles)
+		return
 	}
 	y0 := max(int(math.Ceil(minY-0.5)), 0)
 	y1 := min(int(math.Floor(maxY-0.5)), c.height-1)
