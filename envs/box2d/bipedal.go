@@ -354,7 +354,7 @@ func (e *BipedalWalker) Render() (image.Image, error) {
 		c.line(green, 1, x0, e.terrainY[i], x1, e.terrainY[i+1])
 	}
 	for _, p := range e.obstacles {
-		c.poly(rgb(255, 255, 255), p...)
+		c.outlined(rgb(255, 255, 255), rgb(153, 153, 153), p)
 	}
 	for i, leg := range e.legs {
 		d := uint8(25)

@@ -71,6 +71,19 @@ func (c *canvas) poly(col color.RGBA, xy ...float64) {
 	c.pixelPoly(col, c.pts)
 }
 
+// outlined fills a world polygon with fill and, unless outline is fully transparent,
+// draws its edges one pixel wide in outline.
+func (c *canvas) outlined(fill, outline color.RGBA, xy []float64) {
+	c.poly(fill, xy...)
+	if outline.A == 0 {
+		return
+	}
+	for i := 0; i < len(xy); i += 2 {
+		j := (i + 2) % len(xy)
+		c.line(outline, 1, xy[i], xy[i+1], xy[j], xy[j+1])
+	}
+}
+
 // pixelPoly fills a polygon given in pixels: a pixel is painted when its centre is
 // inside (even-odd rule).
 func (c *canvas) pixelPoly(col color.RGBA, pts []point) {

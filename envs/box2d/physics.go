@@ -124,13 +124,6 @@ func bodyPolygons(body *b2.B2Body) [][]float64 {
 // transparent, outlines them.
 func drawBody(c *canvas, body *b2.B2Body, fill, outline color.RGBA) {
 	for _, xy := range bodyPolygons(body) {
-		c.poly(fill, xy...)
-		if outline.A == 0 {
-			continue
-		}
-		for i := 0; i < len(xy); i += 2 {
-			j := (i + 2) % len(xy)
-			c.line(outline, 1, xy[i], xy[i+1], xy[j], xy[j+1])
-		}
+		c.outlined(fill, outline, xy)
 	}
 }
