@@ -72,8 +72,12 @@ func bipedalSpec() envpool.Spec {
 
 // BipedalWalker is BipedalWalker-v3 and, with hardcore terrain, BipedalWalkerHardcore-v3:
 // drive a two-legged walker's hip and knee motors to cross the terrain.
+//
+// Its observation: the hull's angle, angular and linear velocities, each leg's hip and
+// knee angles and speeds and ground contact, and the ten lidar fractions.
 type BipedalWalker struct {
 	episode
+	vectorObs
 	hardcore bool
 
 	world   *b2.B2World
@@ -92,11 +96,10 @@ type BipedalWalker struct {
 	shaping  potential
 	scroll   float64
 	lidar    [bwLidars]float64 // fraction of each ray's range to the first ground hit
-	state    [24]float64
 }
 
 func newBipedalWalker(seed int64, hardcore bool) *BipedalWalker {
-	e := &BipedalWalker{episode: newEpisode(seed, 4), hardcore: hardcore}
+	e := &BipedalWalker{episode: newEpisode(seed, 4), vectorObs: newVectorObs(24), hardcore: hardcore}
 	e.bind(e, fmt.Sprintf("BipedalWalker hardcore=%v", hardcore))
 	return e
 }
@@ -287,7 +290,7 @@ func (e *BipedalWalker) physics(a [4]float64) envpool.StepResult {
 		}, pos, end)
 	}
 
-	s := &e.state
+	s := e.state
 	s[0] = e.hull.GetAngle()
 	s[1] = 2 * e.hull.GetAngularVelocity() / fps
 	s[2] = 0.3 * vel.X * (bwViewW / bwScale) / fps
@@ -317,12 +320,6 @@ func (e *BipedalWalker) physics(a [4]float64) envpool.StepResult {
 		terminated = true
 	}
 	return envpool.StepResult{Reward: float32(reward), Terminated: terminated}
-}
-
-// Observe writes the hull's angle, angular and linear velocities, each leg's hip and
-// knee angles and speeds and ground contact, and the ten lidar fractions.
-func (e *BipedalWalker) Observe(obs envpool.Obs, _ []float32) {
-	writeF32(obs.F32, e.state[:])
 }
 
 // Render draws the sky, the clouds (at half the scroll), the terrain, the walker and

@@ -271,9 +271,15 @@ func (p *potential) change(v float64) float64 {
 	return d
 }
 
-// writeF32 copies float64 state into a float32 observation.
-func writeF32(dst []float32, src []float64) {
-	for i, v := range src {
-		dst[i] = float32(v)
+// vectorObs is the observation of a task that observes a vector of numbers: the
+// task's step writes state, and Observe hands it out as float32.
+type vectorObs struct{ state []float64 }
+
+func newVectorObs(n int) vectorObs { return vectorObs{state: make([]float64, n)} }
+
+// Observe writes the state as float32 (envpool.Env).
+func (v *vectorObs) Observe(obs envpool.Obs, _ []float32) {
+	for i, x := range v.state {
+		obs.F32[i] = float32(x)
 	}
 }

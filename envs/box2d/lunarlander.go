@@ -75,8 +75,12 @@ func lunarLanderSpec(continuous, v2 bool) envpool.Spec {
 
 // LunarLander is LunarLander-v3 (and -v2, the same dynamics in EnvPool): fire a main
 // engine and two side engines to land on the pad between the flags.
+//
+// Its observation: x and y relative to the pad (in half-viewports), the velocities,
+// the angle, the angular velocity and the two legs' contacts.
 type LunarLander struct {
 	episode
+	vectorObs
 	o lunarLanderOptions
 
 	world   *b2.B2World
@@ -93,11 +97,10 @@ type LunarLander struct {
 	skyPolys  [llChunks - 1][8]float64
 	windIdx   int
 	torqueIdx int
-	state     [8]float64
 }
 
 func newLunarLander(seed int64, o lunarLanderOptions) *LunarLander {
-	e := &LunarLander{episode: newEpisode(seed, actionSize(o.Continuous, 2)), o: o}
+	e := &LunarLander{episode: newEpisode(seed, actionSize(o.Continuous, 2)), vectorObs: newVectorObs(8), o: o}
 	e.bind(e, fmt.Sprintf("LunarLander c=%v g=%v w=%v %v %v", o.Continuous, o.Gravity, o.EnableWind, o.WindPower, o.TurbulencePower))
 	return e
 }
@@ -235,7 +238,7 @@ func (e *LunarLander) physics(discrete int, main, lateral float64) envpool.StepR
 
 	pos, vel := e.lander.GetPosition(), e.lander.GetLinearVelocity()
 	halfW, halfH := float64(llViewW)/llScale/2, float64(llViewH)/llScale/2
-	s := &e.state
+	s := e.state
 	s[0] = (pos.X - halfW) / halfW
 	s[1] = (pos.Y - (e.helipadY + llLegDown/llScale)) / halfH
 	s[2] = vel.X * halfW / fps
@@ -265,12 +268,6 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// Observe writes x, y (relative to the pad, in half-viewports), the velocities, the
-// angle, the angular velocity and the two legs' contacts.
-func (e *LunarLander) Observe(obs envpool.Obs, _ []float32) {
-	writeF32(obs.F32, e.state[:])
 }
 
 // Render draws the sky, the moon, the lander and its legs and the two flags as
