@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	b2 "github.com/ByteArena/box2d"
+
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 )
@@ -226,5 +228,27 @@ func TestCarRacingGasClipping(t *testing.T) {
 	}
 	if g := e.car.wheels[3].gas; g != 1 {
 		t.Errorf("held gas 7 gives throttle %v, want 1", g)
+	}
+}
+
+// TestLeavingTheFieldEnds moves the lander beyond the screen's edge and the car beyond
+// the playfield: the next step ends the episode with -100.
+func TestLeavingTheFieldEnds(t *testing.T) {
+	l, _ := makeEnv(t, "LunarLander-v3", nil, 1)
+	l.Reset()
+	lander := l.(*LunarLander).lander
+	lander.SetTransform(vec(-1, lander.GetPosition().Y), 0)
+	if r := l.Step([]float32{0}); !r.Terminated || r.Reward != -100 {
+		t.Errorf("lander off the left edge: %+v, want terminated with -100", r)
+	}
+	c := newTestCar(t, 1, nil)
+	c.Reset()
+	dx := crPlayfield + 5 - c.car.hull.GetPosition().X
+	for _, b := range []*b2.B2Body{c.car.hull, c.car.wheels[0].body, c.car.wheels[1].body, c.car.wheels[2].body, c.car.wheels[3].body} {
+		p := b.GetPosition()
+		b.SetTransform(vec(p.X+dx, p.Y), b.GetAngle())
+	}
+	if r := c.Step([]float32{0, 0, 0}); !r.Terminated || r.Reward != -100 {
+		t.Errorf("car off the playfield: %+v, want terminated with -100", r)
 	}
 }

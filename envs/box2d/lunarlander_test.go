@@ -171,6 +171,31 @@ func TestLunarLanderHeuristicLands(t *testing.T) {
 	}
 }
 
+// TestLunarLanderRests lands with the heuristic and requires most episodes to end the
+// way a good landing does: the lander comes to rest on its legs, Box2D puts it to sleep,
+// and the last step pays +100.
+func TestLunarLanderRests(t *testing.T) {
+	rested := 0
+	for seed := range 20 {
+		env, _ := makeEnv(t, "LunarLanderContinuous-v3", nil, int64(seed))
+		env.Reset()
+		s := observe(env, 8)
+		for range 1000 {
+			r := env.Step(landerHeuristic(s, true))
+			s = observe(env, 8)
+			if r.Terminated {
+				if r.Reward == 100 && s[6] == 1 && s[7] == 1 && !env.(*LunarLander).lander.IsAwake() {
+					rested++
+				}
+				break
+			}
+		}
+	}
+	if rested < 15 {
+		t.Errorf("%d of 20 heuristic landings came to rest with +100, want most", rested)
+	}
+}
+
 func TestLunarLanderWind(t *testing.T) {
 	calm, _ := makeEnv(t, "LunarLander-v3", nil, 5)
 	windy, _ := makeEnv(t, "LunarLander-v3", map[string]any{"enable_wind": true, "wind_power": 20.0}, 5)
