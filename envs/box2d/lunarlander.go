@@ -135,8 +135,21 @@ func (e *LunarLander) Reset() {
 	e.begin()
 	e.world = newWorld(0, e.o.Gravity)
 	e.gameOver, e.shaping, e.contact = false, potential{}, [2]bool{}
-
 	xs, ys := e.terrain()
+	e.addMoon(xs, ys)
+	fx := e.uniform(-llInitialRandom, llInitialRandom)
+	fy := e.uniform(-llInitialRandom, llInitialRandom)
+	if e.o.EnableWind {
+		e.windIdx = e.rng.IntN(2*9999) - 9999
+		e.torqueIdx = e.rng.IntN(2*9999) - 9999
+	}
+	e.addLander(fx, fy)
+	e.physics(0, 0, 0) // no engine, in either action mode
+}
+
+// addMoon adds the ground: the screen's bottom edge and the surface through the
+// chunks' points, with the sky above it for the picture.
+func (e *LunarLander) addMoon(xs, ys [llChunks]float64) {
 	width, height := float64(llViewW)/llScale, float64(llViewH)/llScale
 	e.moon = newBody(e.world, b2.B2BodyType.B2_staticBody, 0, 0, 0)
 	attach(e.moon, edge(0, 0, width, 0), defaultFixture(0))
@@ -146,18 +159,15 @@ func (e *LunarLander) Reset() {
 		attach(e.moon, edge(xs[i], ys[i], xs[i+1], ys[i+1]), ground)
 		e.skyPolys[i] = [8]float64{xs[i], ys[i], xs[i+1], ys[i+1], xs[i+1], height, xs[i], height}
 	}
+}
 
-	x0, y0 := width/2, height
+// addLander adds the lander at the top centre, pushed by the force (fx, fy), with its
+// two legs on spring motors, and listens for their contacts.
+func (e *LunarLander) addLander(fx, fy float64) {
+	x0, y0 := float64(llViewW)/llScale/2, float64(llViewH)/llScale
 	e.lander = newBody(e.world, b2.B2BodyType.B2_dynamicBody, x0, y0, 0)
 	attach(e.lander, polygon(1/llScale, llPoly[:]...), fixture{density: 5, friction: 0.1, category: 0x0010, mask: 0x0001})
-	fx := e.uniform(-llInitialRandom, llInitialRandom)
-	fy := e.uniform(-llInitialRandom, llInitialRandom)
 	e.lander.ApplyForceToCenter(vec(fx, fy), true)
-	if e.o.EnableWind {
-		e.windIdx = e.rng.IntN(2*9999) - 9999
-		e.torqueIdx = e.rng.IntN(2*9999) - 9999
-	}
-
 	for k, i := range [2]float64{-1, 1} {
 		leg := newBody(e.world, b2.B2BodyType.B2_dynamicBody, x0-i*llLegAway/llScale, y0, i*0.05)
 		attach(leg, box(llLegW/llScale, llLegH/llScale), fixture{density: 1, friction: 0.2, category: 0x0020, mask: 0x0001})
@@ -174,7 +184,6 @@ func (e *LunarLander) Reset() {
 		join(e.world, e.lander, leg, r)
 	}
 	e.world.SetContactListener(&hullContacts{hull: e.lander, down: &e.gameOver, feet: e.legs[:], touching: e.contact[:]})
-	e.physics(0, 0, 0) // no engine, in either action mode
 }
 
 // Step fires the engines the action asks for and advances the world by 1/50 s.

@@ -129,6 +129,42 @@ func TestLunarLanderGeometry(t *testing.T) {
 	}
 }
 
+// TestLunarLanderMatchesBox2D drops the lander onto flat ground with several pushes
+// and gravities and compares where and when the hull touches down with Box2D 2.3.10's
+// C++ (the copy box2d-py bundles) in the same scene, stepped the same way.
+func TestLunarLanderMatchesBox2D(t *testing.T) {
+	for _, c := range []struct {
+		fx, fy, g   float64
+		step        int
+		x, y, angle float64
+	}{
+		{300, 0, -10, 68, 11.6555, 3.7117, -0.1162},
+		{-500, 200, -10, 72, 7.0839, 3.7696, 0.2296},
+		{900, -900, -10, 52, 13.8089, 3.8237, -0.3524},
+		{200, 0, -1.5, 179, 12.8867, 3.6721, -0.0420},
+		{-300, 0, -2, 154, 6.2797, 3.7545, 0.1993},
+	} {
+		env, _ := makeEnv(t, "LunarLander-v3", nil, 0)
+		e := env.(*LunarLander)
+		e.world = newWorld(0, c.g)
+		var xs, ys [llChunks]float64
+		for i := range xs {
+			xs[i], ys[i] = 2*float64(i), 400.0/30/4*0.99
+		}
+		e.addMoon(xs, ys)
+		e.addLander(c.fx, c.fy)
+		step := 0
+		for ; step < 1000 && !e.gameOver; step++ {
+			e.world.Step(1.0/fps, 6*30, 2*30)
+		}
+		p := e.lander.GetPosition()
+		if step-1 != c.step || math.Abs(p.X-c.x) > 2e-3 || math.Abs(p.Y-c.y) > 2e-3 || math.Abs(e.lander.GetAngle()-c.angle) > 2e-3 {
+			t.Errorf("push (%v, %v), gravity %v: hull down at step %d at (%.4f, %.4f) angle %.4f; Box2D: step %d at (%v, %v) angle %v",
+				c.fx, c.fy, c.g, step-1, p.X, p.Y, e.lander.GetAngle(), c.step, c.x, c.y, c.angle)
+		}
+	}
+}
+
 func TestLunarLanderFreeFallCrashes(t *testing.T) {
 	for seed := int64(0); seed < 10; seed++ {
 		env, _ := makeEnv(t, "LunarLander-v3", nil, seed)
