@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/ByteArena/box2d v1.0.2
 	github.com/chewxy/hm v1.0.0
 	github.com/ebitengine/purego v0.11.3
 	golang.org/x/sys v0.50.0

@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "github.com/rlpool/rlpool/envs/atari"      // the Atari tasks, <Game>-v5 (needs ALE's ROMs: train roms import DIR)
+	_ "github.com/rlpool/rlpool/envs/box2d"      // LunarLander, BipedalWalker, CarRacing (pure Go Box2D)
 	_ "github.com/rlpool/rlpool/envs/classic"    // CartPole, Acrobot, MountainCar, Pendulum
 	_ "github.com/rlpool/rlpool/envs/minigrid"   // MiniGrid-*-v0/v1: minigrid's grid worlds
 	_ "github.com/rlpool/rlpool/envs/mujoco"     // Gymnasium's MuJoCo tasks, v4 and v5 (needs libmujoco2.2.2 at run time)
