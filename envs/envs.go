@@ -136,3 +136,33 @@ func MakeEnv(id string, family map[string]any, seed int64) (envpool.Env, envpool
 	env, err := factory(0, seed)
 	return env, spec, err
 }
+
+// TaskInfo is what RegisterStruct sets in a task's spec besides what its build gives.
+type TaskInfo struct {
+	ID, Family      string
+	MaxEpisodeSteps int     // the task's time limit; 0: none
+	RewardThreshold float64 // the solved score; NaN: none
+	RenderFPS       float64 // the rate its pictures play at (Gymnasium's metadata["render_fps"])
+}
+
+// RegisterStruct adds a task whose options are the tagged struct type O (see
+// DecodeOptions), the shape of most families' tasks: each make decodes the family
+// option table into a copy of defaults, build makes the spec and the envs'
+// constructor under those options (or says why it cannot), and the spec gets info's
+// id, limit, threshold and frame rate, a frame skip of 1 and the options it was made
+// with (Spec.Options).
+func RegisterStruct[O any](info TaskInfo, defaults O, build func(o O) (envpool.Spec, func(seed int64) envpool.Env, error)) {
+	Register(Task{ID: info.ID, Family: info.Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
+		o := defaults
+		if err := DecodeOptions(m, &o); err != nil {
+			return envpool.Spec{}, nil, err
+		}
+		spec, mk, err := build(o)
+		if err != nil {
+			return envpool.Spec{}, nil, err
+		}
+		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = info.ID, info.MaxEpisodeSteps, 1, info.RewardThreshold
+		spec.RenderFPS, spec.Options = info.RenderFPS, OptionValues(&o)
+		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
+	}})
+}

@@ -31,19 +31,7 @@ const fps = 50
 // struct type O, at the values of defaults until the family option table says
 // otherwise; build checks them and makes the task's spec and envs.
 func register[O any](id string, maxSteps int, threshold float64, defaults O, build func(o O) (envpool.Spec, func(seed int64) envpool.Env, error)) {
-	envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
-		o := defaults
-		if err := envs.DecodeOptions(m, &o); err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		spec, mk, err := build(o)
-		if err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
-		spec.RenderFPS = fps
-		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
-	}})
+	envs.RegisterStruct(envs.TaskInfo{ID: id, Family: family, MaxEpisodeSteps: maxSteps, RewardThreshold: threshold, RenderFPS: fps}, defaults, build)
 }
 
 // vec is a Box2D vector.

@@ -36,19 +36,7 @@ func clip(x, lo, hi float64) float64 { return math.Min(math.Max(x, lo), hi) }
 // (see envs.DecodeOptions); build makes the task's spec and envs under the decoded
 // options, or says why it cannot.
 func register[O any](id string, maxSteps int, threshold, renderFPS float64, defaults O, build func(o O) (envpool.Spec, func(seed int64) envpool.Env, error)) {
-	envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
-		o := defaults
-		if err := envs.DecodeOptions(m, &o); err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		spec, mk, err := build(o)
-		if err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
-		spec.RenderFPS, spec.Options = renderFPS, envs.OptionValues(&o)
-		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
-	}})
+	envs.RegisterStruct(envs.TaskInfo{ID: id, Family: family, MaxEpisodeSteps: maxSteps, RewardThreshold: threshold, RenderFPS: renderFPS}, defaults, build)
 }
 
 // noOptions is the options of a task that takes none.

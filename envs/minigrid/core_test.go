@@ -40,7 +40,7 @@ func roomOf9(x, y, dir int, more func(e *Env)) func(e *Env) {
 func observation(e *Env) ([]uint8, []float32) {
 	spec := e.config.spec("test")
 	obs := make([]uint8, spec.ObsSpace.Size())
-	info := make([]float32, len(spec.InfoKeys))
+	info := make([]float32, spec.InfoWidth())
 	e.Observe(envpool.Obs{U8: obs}, info)
 	return obs, info
 }

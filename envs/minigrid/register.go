@@ -55,6 +55,7 @@ func register[O any](t task[O]) {
 		cfg := &config{lv: lv, maxSteps: c.MaxEpisodeSteps, viewSize: c.AgentViewSize, seeThrough: c.SeeThroughWalls,
 			missionBytes: c.MissionBytes, numActions: actions, tileSize: c.TileSize, floatObs: c.FloatObs}
 		spec := cfg.spec(t.id)
+		spec.Options = envs.OptionValues(&c, &o)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
 	}})
 }

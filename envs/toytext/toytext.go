@@ -36,20 +36,11 @@ type task struct {
 // option table says otherwise (envs.DecodeOptions); build makes the task under the
 // decoded options, or says why it cannot.
 func register[O any](id string, maxSteps int, threshold float64, defaults O, build func(o O) (task, error)) {
-	envs.Register(envs.Task{ID: id, Family: family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
-		o := defaults
-		if err := envs.DecodeOptions(m, &o); err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		t, err := build(o)
-		if err != nil {
-			return envpool.Spec{}, nil, err
-		}
-		spec := t.spec
-		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = id, maxSteps, 1, threshold
-		spec.RenderFPS, spec.Options = renderFPS, envs.OptionValues(&o)
-		return spec, func(_ int, seed int64) (envpool.Env, error) { return t.make(seed), nil }, nil
-	}})
+	envs.RegisterStruct(envs.TaskInfo{ID: id, Family: family, MaxEpisodeSteps: maxSteps, RewardThreshold: threshold, RenderFPS: renderFPS}, defaults,
+		func(o O) (envpool.Spec, func(seed int64) envpool.Env, error) {
+			t, err := build(o)
+			return t.spec, t.make, err
+		})
 }
 
 func init() {
