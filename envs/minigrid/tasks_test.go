@@ -39,9 +39,17 @@ func makeEnv(t *testing.T, id string, opts map[string]any, seed int64) *Env {
 // TestSpecs checks the ids, their time limits and spaces against EnvPool's
 // registration.
 func TestSpecs(t *testing.T) {
-	ids := taskIDs()
-	if len(ids) != 81 {
-		t.Errorf("%d MiniGrid ids, want EnvPool's 81", len(ids))
+	mini, baby := 0, 0
+	for _, id := range taskIDs() {
+		switch {
+		case strings.HasPrefix(id, "MiniGrid-"):
+			mini++
+		case strings.HasPrefix(id, "BabyAI-"):
+			baby++
+		}
+	}
+	if mini != 81 || baby != 96 {
+		t.Errorf("%d MiniGrid and %d BabyAI ids, want EnvPool's 81 and 96", mini, baby)
 	}
 	for id, w := range map[string]struct{ maxSteps, actions int }{
 		"MiniGrid-Empty-5x5-v0": {100, 7}, "MiniGrid-DoorKey-16x16-v0": {2560, 7}, "MiniGrid-FourRooms-v0": {100, 7},
