@@ -1,5 +1,7 @@
 package minigrid
 
+import "encoding/binary"
+
 // BabyAI's instruction language and its verifier (minigrid's
 // envs/babyai/core/verifier.py): object descriptions, the four action instructions
 // and the three ways of joining two of them, each judging the agent's steps.
@@ -390,4 +392,147 @@ func babyStep(e *Env, a int) (float32, bool) {
 		return 0, true
 	}
 	return r, term
+}
+
+// maxInstrDepth bounds the nesting of a restored instruction: the grammar nests a
+// sequence of two conjunctions of actions, three levels.
+const maxInstrDepth = 3
+
+// appendBaby writes a BabyAI episode's state: the step limit, the objects' numbers,
+// and the instruction with its verifier's state (absent when no layout succeeded).
+func (e *Env) appendBaby(out []byte) []byte {
+	b := e.baby
+	if b == nil {
+		b = &babyState{}
+	}
+	out = binary.AppendVarint(out, int64(e.limit))
+	out = binary.AppendVarint(out, int64(b.carried))
+	out = binary.AppendVarint(out, int64(b.next))
+	out = binary.AppendVarint(out, int64(len(b.uids)))
+	for _, id := range b.uids {
+		out = binary.AppendVarint(out, int64(id))
+	}
+	if b.instr == nil {
+		return append(out, 0)
+	}
+	return b.instr.append(append(out, 1))
+}
+
+// append writes the instruction and its verifier's state.
+func (in *instr) append(out []byte) []byte {
+	flag := byte(0)
+	if in.strict {
+		flag = 1
+	}
+	out = append(out, in.op, flag, byte(in.aDone), byte(in.bDone))
+	out = binary.AppendVarint(out, int64(in.pre))
+	if in.isSeq() {
+		return in.b.append(in.a.append(out))
+	}
+	out = in.obj.append(out)
+	if in.op == opPutNext {
+		out = in.fixed.append(out)
+	}
+	return out
+}
+
+// append writes the description and the objects it matched.
+func (d *objDesc) append(out []byte) []byte {
+	out = append(out, d.kind, d.color, d.loc)
+	out = binary.AppendVarint(out, int64(len(d.set)))
+	for _, id := range d.set {
+		out = binary.AppendVarint(out, int64(id))
+	}
+	out = binary.AppendVarint(out, int64(len(d.poss)))
+	for _, p := range d.poss {
+		out = binary.AppendVarint(out, int64(p.x))
+		out = binary.AppendVarint(out, int64(p.y))
+	}
+	return out
+}
+
+// baby reads what appendBaby wrote for a w x h grid, marking the reader failed on
+// anything out of place.
+func (r *reader) baby(w, h int) (int, *babyState) {
+	n := w * h
+	limit := r.int()
+	b := &babyState{carried: int32(r.int()), next: int32(r.int())}
+	if k := r.int(); k != n || limit < 0 || b.next < 0 || b.carried < 0 || b.carried > b.next {
+		r.err = true
+		return 0, nil
+	}
+	b.uids = make([]int32, n)
+	for i := range b.uids {
+		if b.uids[i] = int32(r.int()); b.uids[i] < 0 || b.uids[i] > b.next {
+			r.err = true
+		}
+	}
+	if r.byte() == 1 {
+		b.instr = r.instr(w, h, maxInstrDepth)
+	}
+	return limit, b
+}
+
+// byte reads one byte.
+func (r *reader) byte() byte {
+	if len(r.data) == 0 {
+		r.err = true
+		return 0
+	}
+	v := r.data[0]
+	r.data = r.data[1:]
+	return v
+}
+
+// instr reads an instruction on a w x h grid nested at most depth deep.
+func (r *reader) instr(w, h, depth int) *instr {
+	in := &instr{op: r.byte(), strict: r.byte() == 1, aDone: status(r.byte()), bDone: status(r.byte()), pre: int32(r.int())}
+	if depth == 0 || in.op > opAnd || in.aDone > failure || in.bDone > failure || in.pre < 0 {
+		r.err = true
+		return nil
+	}
+	if in.isSeq() {
+		in.a = r.instr(w, h, depth-1)
+		in.b = r.instr(w, h, depth-1)
+		if in.a == nil || in.b == nil {
+			r.err = true
+			return nil
+		}
+		return in
+	}
+	in.obj = r.desc(w, h)
+	if in.op == opPutNext {
+		in.fixed = r.desc(w, h)
+	}
+	return in
+}
+
+// desc reads a description of objects on a w x h grid.
+func (r *reader) desc(w, h int) objDesc {
+	n := w * h
+	d := objDesc{kind: r.byte(), color: r.byte(), loc: r.byte()}
+	if d.kind > objLava || d.color > anyColor || d.loc > locBehind {
+		r.err = true
+	}
+	k := r.int()
+	if k < 0 || k > n {
+		r.err = true
+		return d
+	}
+	for range k {
+		d.set = append(d.set, int32(r.int()))
+	}
+	k = r.int()
+	if k < 0 || k > n {
+		r.err = true
+		return d
+	}
+	for range k {
+		p := point{r.int(), r.int()}
+		if p.x < 0 || p.y < 0 || p.x >= w || p.y >= h {
+			r.err = true
+		}
+		d.poss = append(d.poss, p)
+	}
+	return d
 }

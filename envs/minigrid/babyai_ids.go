@@ -57,6 +57,12 @@ type babyDistsOptions struct {
 	NumDists int `toml:"num_dists" range:"[0,200]" help:"distractor objects"`
 }
 
+// babyRoomDistsOptions is a one-room level's room and its distractors.
+type babyRoomDistsOptions struct {
+	babyRoomOptions
+	NumDists int `toml:"num_dists" range:"[0,200]" help:"distractor objects"`
+}
+
 // fits says whether n objects fit rooms rooms of side size with room to spare: at
 // most half the rooms' free squares, so that the rejection sampling of places ends.
 func fits(n, rooms, size int, option string) error {
@@ -134,8 +140,8 @@ func colorOf(name string) uint8 {
 }
 
 // buildOneRoom returns the build of a one-room level with distractors.
-func buildOneRoom(lv func(size, dists int) babyLevel) func(babyDistsOptions) (babyLevel, error) {
-	return func(o babyDistsOptions) (babyLevel, error) {
+func buildOneRoom(lv func(size, dists int) babyLevel) func(babyRoomDistsOptions) (babyLevel, error) {
+	return func(o babyRoomDistsOptions) (babyLevel, error) {
 		return lv(o.RoomSize, o.NumDists), fits(o.NumDists+1, 1, o.RoomSize, "num_dists")
 	}
 }
@@ -179,10 +185,10 @@ func dists(size, rows, cols, n int) babyDistsOptions {
 }
 
 func init() {
-	registerBabyAI("BabyAI-GoToRedBallGrey-v0", dists(8, 1, 1, 7), buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, true) }))
-	registerBabyAI("BabyAI-GoToRedBall-v0", dists(8, 1, 1, 7), buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, false) }))
-	registerBabyAI("BabyAI-GoToRedBallNoDists-v0", dists(8, 1, 1, 0), buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, false) }))
-	registerBabyAI("BabyAI-GoToRedBlueBall-v0", dists(8, 1, 1, 7), buildOneRoom(goToRedBlueBall))
+	registerBabyAI("BabyAI-GoToRedBallGrey-v0", babyRoomDistsOptions{babyRoomOptions{8}, 7}, buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, true) }))
+	registerBabyAI("BabyAI-GoToRedBall-v0", babyRoomDistsOptions{babyRoomOptions{8}, 7}, buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, false) }))
+	registerBabyAI("BabyAI-GoToRedBallNoDists-v0", babyRoomDistsOptions{babyRoomOptions{8}, 0}, buildOneRoom(func(s, n int) babyLevel { return goToRedBall(s, n, false) }))
+	registerBabyAI("BabyAI-GoToRedBlueBall-v0", babyRoomDistsOptions{babyRoomOptions{8}, 7}, buildOneRoom(goToRedBlueBall))
 	for _, c := range []struct {
 		id   string
 		size int
@@ -195,7 +201,7 @@ func init() {
 		if c.name != 0 {
 			id = fmt.Sprintf("BabyAI-GoToLocalS%dN%d-v0", c.size, c.n)
 		}
-		registerBabyAI(id, dists(c.size, 1, 1, c.n), buildOneRoom(goToLocal))
+		registerBabyAI(id, babyRoomDistsOptions{babyRoomOptions{c.size}, c.n}, buildOneRoom(goToLocal))
 	}
 	type goToOptions struct {
 		babyDistsOptions

@@ -209,7 +209,8 @@ func checkObservation(e *Env, obs []uint8, info []float32) string {
 // cut one is refused.
 func TestStateRoundTrip(t *testing.T) {
 	for _, id := range []string{"MiniGrid-Dynamic-Obstacles-8x8-v0", "MiniGrid-KeyCorridorS3R3-v0", "MiniGrid-PutNear-8x8-N3-v0",
-		"MiniGrid-ObstructedMaze-1Dlhb-v0", "MiniGrid-MemoryS7-v0", "MiniGrid-RedBlueDoors-6x6-v0"} {
+		"MiniGrid-ObstructedMaze-1Dlhb-v0", "MiniGrid-MemoryS7-v0", "MiniGrid-RedBlueDoors-6x6-v0",
+		"BabyAI-SynthSeq-v0", "BabyAI-PutNextS5N2Carrying-v0", "BabyAI-KeyInBox-v0", "BabyAI-OpenDoorsOrderN4-v0"} {
 		a, b := makeEnv(t, id, nil, 5), makeEnv(t, id, nil, 6)
 		gen := newGen(3)
 		for range 40 {
@@ -317,6 +318,23 @@ func TestBadActions(t *testing.T) {
 // TestCorruptStates checks that states with impossible values are refused and leave
 // the env as it was.
 func TestCorruptStates(t *testing.T) {
+	for _, id := range []string{"BabyAI-MoveTwoAcrossS5N2-v0", "BabyAI-SynthSeq-v0"} {
+		e := makeEnv(t, id, nil, 2)
+		good, _ := e.MarshalBinary()
+		before := text(e)
+		for i := range good {
+			bad := bytes.Clone(good)
+			bad[i] ^= 0xff
+			if e.UnmarshalBinary(bad) == nil {
+				for a := range numActions { // a state that was accepted must step
+					step(e, a)
+				}
+			}
+		}
+		if err := e.UnmarshalBinary(good); err != nil || text(e) != before || e.baby == nil || e.baby.instr == nil {
+			t.Fatalf("%s: the good state no longer restores: %v", id, err)
+		}
+	}
 	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
 	good, _ := e.MarshalBinary()
 	before := text(e)
