@@ -128,11 +128,8 @@ const (
 // and no door), of a colour (numColors: drawn), locked or not or at random, drawing
 // in minigrid's add_door's order.
 func (g *babyGen) door(i, j, k int, color uint8, lock int) (cell, point) {
-	r := g.at(i, j)
-	for k < 0 {
-		if d := g.e.randInt(0, 4); r.neighbor[d] != nil && !r.connected[d] {
-			k = d
-		}
+	if k < 0 {
+		k = g.freeWall(g.at(i, j))
 	}
 	if color == numColors {
 		color = g.e.randColor()

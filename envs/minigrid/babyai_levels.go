@@ -136,18 +136,25 @@ func goToDoor() babyLevel {
 	})
 }
 
+// objsAndDoors adds n distractors (each kind and colour once when unique) and four
+// doors to the middle room, and returns them all, the doors last.
+func (g *babyGen) objsAndDoors(n int, unique bool, lock int) []cell {
+	var objs []cell
+	for _, d := range g.distractors(1, 1, n, unique) {
+		objs = append(objs, d.c)
+	}
+	for range 4 {
+		d, _ := g.door(1, 1, -1, numColors, lock)
+		objs = append(objs, d)
+	}
+	return objs
+}
+
 // goToObjDoor is GoToObjDoor: go to an object or a door of the middle room.
 func goToObjDoor() babyLevel {
 	return maze(8, 3, 3, func(g *babyGen) {
 		g.placeAgent(1, 1)
-		var objs []cell
-		for _, d := range g.distractors(1, 1, 8, false) {
-			objs = append(objs, d.c)
-		}
-		for range 4 {
-			d, _ := g.door(1, 1, -1, numColors, lockRandom)
-			objs = append(objs, d)
-		}
+		objs := g.objsAndDoors(8, false, lockRandom)
 		g.reachable(true)
 		o := objs[g.randElem(len(objs))]
 		g.instr = goTo(desc(o.kind, o.color))
@@ -460,14 +467,7 @@ func unlockToUnlock() babyLevel {
 // middle room.
 func actionObjDoor() babyLevel {
 	return maze(7, 3, 3, func(g *babyGen) {
-		var objs []cell
-		for _, d := range g.distractors(1, 1, 5, true) {
-			objs = append(objs, d.c)
-		}
-		for range 4 {
-			d, _ := g.door(1, 1, -1, numColors, unlocked)
-			objs = append(objs, d)
-		}
+		objs := g.objsAndDoors(5, true, unlocked)
 		g.placeAgent(1, 1)
 		o := objs[g.randElem(len(objs))]
 		d := desc(o.kind, o.color)

@@ -120,6 +120,22 @@ func TestBadOptions(t *testing.T) {
 		{"MiniGrid-MemoryS7-v0", map[string]any{"size": 8}, "size"},
 		{"MiniGrid-FourRooms-v0", map[string]any{"size": 8}, "size"},
 		{"MiniGrid-DistShift1-v0", map[string]any{"strip2_row": 6}, "strip2_row"},
+		{"BabyAI-GoTo-v0", map[string]any{"num_dist": 3}, "num_dist"},
+		{"BabyAI-GoTo-v0", map[string]any{"num_dists": 200}, "num_dists"},
+		{"BabyAI-GoTo-v0", map[string]any{"room_size": 3}, "room_size"},
+		{"BabyAI-GoToLocal-v0", map[string]any{"num_rows": 2}, "num_rows"},
+		{"BabyAI-Open-v0", map[string]any{"num_rows": 1, "num_cols": 1}, "num_rows"},
+		{"BabyAI-BossLevel-v0", map[string]any{"max_episode_steps": -1}, "max_episode_steps"},
+		{"BabyAI-BossLevel-v0", map[string]any{"agent_view_size": 4}, "agent_view_size"},
+		{"BabyAI-OpenDoor-v0", map[string]any{"select_by": "size"}, "select_by"},
+		{"BabyAI-OpenTwoDoors-v0", map[string]any{"first_color": "red", "second_color": "red"}, "first_color"},
+		{"BabyAI-OpenTwoDoors-v0", map[string]any{"first_color": "pink"}, "first_color"},
+		{"BabyAI-OpenDoorsOrderN2-v0", map[string]any{"num_doors": 5}, "num_doors"},
+		{"BabyAI-PutNextS4N1-v0", map[string]any{"objs_per_room": 4}, "objs_per_room"},
+		{"BabyAI-MoveTwoAcrossS5N2-v0", map[string]any{"objs_per_room": 1}, "objs_per_room"},
+		{"BabyAI-MoveTwoAcrossS5N2-v0", map[string]any{"start_carrying": true}, "start_carrying"},
+		{"BabyAI-KeyCorridor-v0", map[string]any{"obj_type": "door"}, "obj_type"},
+		{"BabyAI-OneRoomS8-v0", map[string]any{"num_dists": 3}, "num_dists"},
 	} {
 		_, err := envs.SpecOf(c.id, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
