@@ -36,6 +36,7 @@ func (l babyLevel) generate(e *Env) {
 		e.baby = &babyState{}
 	}
 	e.baby.instr = nil
+	e.limit = l.limit(nil, e.maxSteps) // should every layout fail: one navigation's
 	g := &babyGen{rooms: newRooms(e, l.roomSize, l.rows, l.cols), e: e, carry: point{-1, -1}}
 	l.mission(g)
 	e.numberObjects()
@@ -44,19 +45,29 @@ func (l babyLevel) generate(e *Env) {
 	in.reset(e, l.roomSize)
 	e.mission = in.surface()
 	e.baby.instr = in
-	e.limit = e.maxSteps
-	if e.limit == 0 {
-		e.limit = l.fixedSteps
-	}
-	if e.limit == 0 {
-		e.limit = in.navs() * l.roomSize * l.roomSize * l.rows * l.cols
-	}
+	e.limit = l.limit(in, e.maxSteps)
 	if l.startCarrying && g.carry.x >= 0 {
 		p := g.carry
 		e.carrying = e.get(p.x, p.y)
 		e.set(p.x, p.y, empty)
 		e.baby.carried, e.baby.uids[p.y*e.w+p.x] = e.uidAt(p), 0
 	}
+}
+
+// limit is an episode's max_steps: the option's (given), the level's own, or the
+// instruction's navigations (one without an instruction) times the maze's area.
+func (l babyLevel) limit(in *instr, given int) int {
+	switch {
+	case given > 0:
+		return given
+	case l.fixedSteps > 0:
+		return l.fixedSteps
+	}
+	navs := 1
+	if in != nil {
+		navs = in.navs()
+	}
+	return navs * l.roomSize * l.roomSize * l.rows * l.cols
 }
 
 // lockedColors are the colours of the locked doors.

@@ -427,3 +427,21 @@ func TestBabyAISpecs(t *testing.T) {
 		t.Errorf("PutNextS5N2's limit %d, want 200", spec.MaxEpisodeSteps)
 	}
 }
+
+// TestBabyFailedLayouts: a level whose every layout is rejected starts its episode on
+// the last grid with no instruction; its steps judge nothing and the episode ends at
+// one navigation's limit.
+func TestBabyFailedLayouts(t *testing.T) {
+	lv := babyLevel{roomSize: 5, rows: 1, cols: 1, mission: func(g *babyGen) { fail("always") }}
+	e := newEnv(&config{lv: lv, viewSize: 7, missionBytes: 512, numActions: numActions, tileSize: 8}, 1)
+	e.Reset()
+	if e.baby.instr != nil || e.mission != "" || e.limit != 25 {
+		t.Fatalf("instruction %v mission %q limit %d", e.baby.instr, e.mission, e.limit)
+	}
+	for i := range 25 {
+		r := step(e, i%numActions)
+		if r.Terminated || r.Truncated != (i == 24) {
+			t.Fatalf("step %d: %+v", i, r)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func newEnv(c *config, seed int64) *Env {
 
 // Reset lays out a new episode.
 func (e *Env) Reset() {
-	e.steps, e.carrying, e.mission, e.limit, e.baby = 0, empty, "", e.maxSteps, nil
+	e.steps, e.carrying, e.mission, e.limit = 0, empty, "", e.maxSteps
 	e.target, e.other, e.want, e.obstacles = point{-1, -1}, point{-1, -1}, empty, e.obstacles[:0]
 	e.generateSafely()
 }
