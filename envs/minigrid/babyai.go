@@ -104,13 +104,17 @@ func (e *Env) uidAt(p point) int32 { return e.baby.uids[p.y*e.w+p.x] }
 // find finds the objects matching d, as minigrid's find_matching_objs: with useLoc
 // it chooses the set afresh (keeping only objects in the agent's room on the named
 // side of it, when d names a location); without, it only finds where the objects
-// of the set lie now. roomSize is the room grid's, to tell the agent's room.
+// of the set lie now. roomSize is the room grid's, to tell the agent's room (unused
+// without useLoc).
 func (e *Env) find(d *objDesc, useLoc bool, roomSize int) {
 	if useLoc {
 		d.set = d.set[:0]
 	}
 	d.poss = d.poss[:0]
-	ax, ay := e.agent.x/(roomSize-1)*(roomSize-1), e.agent.y/(roomSize-1)*(roomSize-1)
+	var ax, ay int // the corner of the agent's room
+	if useLoc && d.loc != locNone {
+		ax, ay = e.agent.x/(roomSize-1)*(roomSize-1), e.agent.y/(roomSize-1)*(roomSize-1)
+	}
 	ahead := dirVecs[e.dir]
 	right := point{-ahead.y, ahead.x}
 	for x := range e.w {
