@@ -181,6 +181,16 @@ func TestBabySequences(t *testing.T) {
 		}
 		expectEnd(t, e, c.acts, want(len(c.acts), 162))
 	}
+	// The second part is judged on the step the first succeeds, by what it last saw
+	// carried (nothing): one pickup does both, as in minigrid.
+	e := babyEnv(t, func(g *babyGen) {
+		put(g, map[point]cell{{5, 4}: redBall})
+		g.instr = seq(opBefore, pickup(desc(objBall, anyColor), false), pickup(desc(objBall, red), false))
+	})
+	if e.mission != "pick up the ball, then pick up the red ball" {
+		t.Fatalf("mission %q", e.mission)
+	}
+	expectEnd(t, e, []int{P}, want(1, 162))
 }
 
 // TestBabyLocations: a description naming a location matches only the objects on

@@ -378,10 +378,10 @@ func TestCorruptStates(t *testing.T) {
 	}
 }
 
-// BenchmarkStep times a step and its observation on a few tasks, random actions,
-// resetting when an episode ends.
+// BenchmarkStep times a step and its observation on a few tasks (BossLevel: BabyAI's
+// largest layouts and instructions), random actions, resetting when an episode ends.
 func BenchmarkStep(b *testing.B) {
-	for _, id := range []string{"MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-ObstructedMaze-Full-v1"} {
+	for _, id := range []string{"MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-ObstructedMaze-Full-v1", "BabyAI-BossLevel-v0"} {
 		b.Run(id, func(b *testing.B) {
 			env, spec, err := envs.MakeEnv(id, nil, 1)
 			if err != nil {
