@@ -299,19 +299,8 @@ func TestRender(t *testing.T) {
 // action instead of failing: NaN and negatives turn left, too large ones are the last
 // action (done, or forward for Dynamic-Obstacles).
 func TestBadActions(t *testing.T) {
-	pool, err := envs.Make("MiniGrid-Dynamic-Obstacles-5x5-v0", envs.Options{Options: envpool.Options{NumEnvs: 2, Seed: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := pool.Reset(); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []float32{3, -1, float32(math.NaN()), 1.5} { // three actions: 0, 1, 2
-		if _, err := pool.Step([]float32{0, a}, nil); err == nil || !strings.Contains(err.Error(), "action") {
-			t.Errorf("action %v: error %v, want one naming the action", a, err)
-		}
-	}
+	refusesActions(t, "MiniGrid-Dynamic-Obstacles-5x5-v0", []float32{3, -1, float32(math.NaN()), 1.5}) // three actions: 0, 1, 2
+	refusesActions(t, "BabyAI-GoToRedBall-v0", []float32{7, -1, float32(math.NaN())})                  // seven
 	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
 	for _, a := range []float32{float32(math.NaN()), -3} {
 		e.Step([]float32{a})
@@ -328,6 +317,29 @@ func TestBadActions(t *testing.T) {
 	// the agent stays; the episode ends with -1 when the ball stood there before).
 	if r := d.Step([]float32{1e9}); d.dir != 0 || d.agent != (point{2, 1}) && d.get(2, 1) != obj(objBall, blue) {
 		t.Errorf("a huge action should move forward: at %v facing %d, %+v", d.agent, d.dir, r)
+	}
+}
+
+// refusesActions checks that a pool of two envs of a task refuses each bad action
+// (given to the second env, the first taking action 0) with an error naming the
+// action.
+func refusesActions(t *testing.T, id string, bad []float32) {
+	t.Helper()
+	pool, err := envs.Make(id, envs.Options{Options: envpool.Options{NumEnvs: 2, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range bad {
+		if _, err := pool.Step([]float32{0, a}, nil); err == nil || !strings.Contains(err.Error(), "action") {
+			t.Errorf("%s action %v: error %v, want one naming the action", id, a, err)
+		}
+	}
+	if _, err := pool.Step([]float32{0, 1}, nil); err != nil {
+		t.Errorf("%s: valid actions refused: %v", id, err)
 	}
 }
 
