@@ -42,7 +42,7 @@ func (plainRules) step(e *Env, a int) (float32, bool) { return e.act(a) }
 // observation and the episode.
 type config struct {
 	lv           level
-	maxSteps     int
+	maxSteps     int // the time limit; 0 for a BabyAI level whose limit its instruction sets
 	viewSize     int
 	seeThrough   bool
 	missionBytes int
