@@ -1,5 +1,5 @@
-// Package minigrid holds the MiniGrid tasks of EnvPool 1.2.4 (envpool/minigrid) with
-// the rules of Farama's minigrid 3.0: a grid world of walls, doors, keys, balls,
+// Package minigrid holds the MiniGrid and BabyAI tasks of EnvPool 1.2.4
+// (envpool/minigrid) with the rules of Farama's minigrid 3.0: a grid world of walls, doors, keys, balls,
 // boxes, goals and lava that an agent sees a 7 x 7 square of in front of it and acts
 // in with seven actions (turn left, turn right, forward, pick up, drop, toggle, done).
 //
@@ -11,8 +11,9 @@
 //
 // A task's level (the layout its minigrid class generates and the rules of its step)
 // is a small type of its own; the grid, the view, the actions and the state live in
-// Env, which every task shares, and which BabyAI's levels and their instruction
-// verifier are meant to build on. Layouts are drawn from a PCG generator seeded at
+// Env, which every task shares. BabyAI's levels are levels too: a room grid laid out
+// with distractors and an instruction of the baby language, whose verifier judges
+// every step (babyai.go, babyai_gen.go, babyai_levels.go). Layouts are drawn from a PCG generator seeded at
 // construction, so they follow minigrid's distributions but not numpy's draws;
 // docs/design/minigrid.md says what follows minigrid exactly and what differs.
 package minigrid

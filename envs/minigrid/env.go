@@ -42,7 +42,7 @@ func (plainRules) step(e *Env, a int) (float32, bool) { return e.act(a) }
 // observation and the episode.
 type config struct {
 	lv           level
-	maxSteps     int
+	maxSteps     int // the time limit; 0 for a BabyAI level whose limit its instruction sets
 	viewSize     int
 	seeThrough   bool
 	missionBytes int
@@ -70,6 +70,12 @@ type Env struct {
 	want      cell    // the kind and colour of the object the mission asks for
 	obstacles []point // the moving obstacles
 
+	// limit is the episode's max_steps: the task's, or one a BabyAI level sets from
+	// its instruction; baby is a BabyAI episode's instruction and object identities
+	// (nil for the MiniGrid tasks).
+	limit int
+	baby  *babyState
+
 	// Scratch for the view, reused by every observation, and for the bytes of a
 	// float32 observation.
 	view  []cell
@@ -82,7 +88,7 @@ type Env struct {
 // newEnv returns an env of a task seeded with seed.
 func newEnv(c *config, seed int64) *Env {
 	n := c.viewSize * c.viewSize
-	e := &Env{config: c, gen: newGen(seed), view: make([]cell, n), vis: make([]bool, n)}
+	e := &Env{config: c, gen: newGen(seed), view: make([]cell, n), vis: make([]bool, n), limit: c.maxSteps}
 	if c.floatObs {
 		e.bytes = make([]uint8, 1+3*n+c.missionBytes)
 	}
@@ -91,7 +97,7 @@ func newEnv(c *config, seed int64) *Env {
 
 // Reset lays out a new episode.
 func (e *Env) Reset() {
-	e.steps, e.carrying, e.mission = 0, empty, ""
+	e.steps, e.carrying, e.mission, e.limit = 0, empty, "", e.maxSteps
 	e.target, e.other, e.want, e.obstacles = point{-1, -1}, point{-1, -1}, empty, e.obstacles[:0]
 	e.generateSafely()
 }
@@ -100,7 +106,8 @@ func (e *Env) Reset() {
 // 5 toggle, 6 done. The pool rejects actions outside the task's action space before
 // they reach an env; an env stepped directly takes the nearest valid action (0 for
 // NaN), so it never fails. The episode is truncated when the step count reaches
-// max_episode_steps, as minigrid truncates at max_steps.
+// max_episode_steps (or a BabyAI level's own limit), as minigrid truncates at
+// max_steps.
 func (e *Env) Step(action []float32) envpool.StepResult {
 	if e.cells == nil { // stepped before its first Reset
 		e.Reset()
@@ -111,12 +118,12 @@ func (e *Env) Step(action []float32) envpool.StepResult {
 	}
 	e.steps++
 	r, term := e.lv.step(e, a)
-	return envpool.StepResult{Reward: r, Terminated: term, Truncated: e.steps >= e.maxSteps}
+	return envpool.StepResult{Reward: r, Terminated: term, Truncated: e.steps >= e.limit}
 }
 
 // successReward is minigrid's reward for success: 1 - 0.9 * steps / max_steps.
 func (e *Env) successReward() float32 {
-	return float32(1 - 0.9*(float64(e.steps)/float64(e.maxSteps)))
+	return float32(1 - 0.9*(float64(e.steps)/float64(e.limit)))
 }
 
 // front is the square the agent faces.

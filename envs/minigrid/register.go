@@ -13,14 +13,26 @@ const family = "minigrid"
 // renderFPS is minigrid's metadata["render_fps"].
 const renderFPS = 10
 
-// commonOptions are the options every task takes.
-type commonOptions struct {
-	MaxEpisodeSteps int  `toml:"max_episode_steps" range:"[1,1e9]" help:"the episode is truncated after this many steps (minigrid's max_steps; the success reward is 1 - 0.9 * steps / max_episode_steps)"`
+// viewOptions are the options of the observation and the picture, which every task
+// takes.
+type viewOptions struct {
 	AgentViewSize   int  `toml:"agent_view_size" range:"[3,51]" help:"side of the agent's square view in cells, odd"`
 	SeeThroughWalls bool `toml:"see_through_walls" help:"the agent sees every cell of its view square, walls and closed doors hide nothing"`
 	MissionBytes    int  `toml:"mission_bytes" range:"[2,4096]" help:"bytes of the observation's mission field (the mission text, zero padded, cut to mission_bytes-1)"`
 	TileSize        int  `toml:"tile_size" range:"[4,128]" help:"pixels per cell of a rendered picture"`
 	FloatObs        bool `toml:"float_obs" help:"observe the same values as float32 instead of uint8 (for an MLP policy)"`
+}
+
+// defaultView is the view options' defaults: minigrid's 7 x 7 view, the task's
+// see_through_walls, EnvPool's mission field of missionBytes.
+func defaultView(see bool, missionBytes int) viewOptions {
+	return viewOptions{AgentViewSize: 7, SeeThroughWalls: see, MissionBytes: missionBytes, TileSize: 32}
+}
+
+// commonOptions are the options every MiniGrid task takes.
+type commonOptions struct {
+	MaxEpisodeSteps int `toml:"max_episode_steps" range:"[1,1e9]" help:"the episode is truncated after this many steps (minigrid's max_steps; the success reward is 1 - 0.9 * steps / max_episode_steps)"`
+	viewOptions
 }
 
 // task is a registered id: its options' defaults and how to build its level.
@@ -36,28 +48,34 @@ type task[O any] struct {
 // register adds a task whose own options are the struct type O.
 func register[O any](t task[O]) {
 	envs.Register(envs.Task{ID: t.id, Family: family, EnvTimeLimit: true, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
-		c := commonOptions{MaxEpisodeSteps: t.maxSteps, AgentViewSize: 7, SeeThroughWalls: t.see, MissionBytes: 96, TileSize: 32}
+		c := commonOptions{MaxEpisodeSteps: t.maxSteps, viewOptions: defaultView(t.see, 96)}
 		o := t.opts
 		if err := envs.DecodeOptions(m, &c, &o); err != nil {
 			return envpool.Spec{}, nil, err
-		}
-		if c.AgentViewSize%2 == 0 {
-			return envpool.Spec{}, nil, fmt.Errorf("option agent_view_size = %d: the view needs a middle column for the agent; use an odd size such as 7", c.AgentViewSize)
 		}
 		lv, err := t.build(o)
 		if err != nil {
 			return envpool.Spec{}, nil, err
 		}
-		actions := t.actions
-		if actions == 0 {
-			actions = numActions
-		}
-		cfg := &config{lv: lv, maxSteps: c.MaxEpisodeSteps, viewSize: c.AgentViewSize, seeThrough: c.SeeThroughWalls,
-			missionBytes: c.MissionBytes, numActions: actions, tileSize: c.TileSize, floatObs: c.FloatObs}
-		spec := cfg.spec(t.id)
+		spec, factory, err := newTask(t.id, lv, c.MaxEpisodeSteps, c.viewOptions, t.actions)
 		spec.Options = envs.OptionValues(&c, &o)
-		return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
+		return spec, factory, err
 	}})
+}
+
+// newTask returns the spec and the factory of a task's envs, after checking the
+// view options.
+func newTask(id string, lv level, maxSteps int, v viewOptions, actions int) (envpool.Spec, envpool.Factory, error) {
+	if v.AgentViewSize%2 == 0 {
+		return envpool.Spec{}, nil, fmt.Errorf("option agent_view_size = %d: the view needs a middle column for the agent; use an odd size such as 7", v.AgentViewSize)
+	}
+	if actions == 0 {
+		actions = numActions
+	}
+	cfg := &config{lv: lv, maxSteps: maxSteps, viewSize: v.AgentViewSize, seeThrough: v.SeeThroughWalls,
+		missionBytes: v.MissionBytes, numActions: actions, tileSize: v.TileSize, floatObs: v.FloatObs}
+	spec := cfg.spec(id)
+	return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
 }
 
 // spec is the task's spec: the observation is EnvPool's dict of direction, image and

@@ -97,10 +97,8 @@ func (rg *rooms) addObject(i, j int, kind, color uint8) (cell, point) {
 // RoomGrid.add_door with its locked argument given.
 func (rg *rooms) addDoor(i, j, k int, color uint8, locked bool) (cell, point) {
 	r := rg.at(i, j)
-	for k < 0 {
-		if d := rg.e.randInt(0, 4); r.neighbor[d] != nil && !r.connected[d] {
-			k = d
-		}
+	if k < 0 {
+		k = rg.freeWall(r)
 	}
 	if color == numColors {
 		color = rg.e.randColor()
@@ -112,6 +110,16 @@ func (rg *rooms) addDoor(i, j, k int, color uint8, locked bool) (cell, point) {
 	r.connected[k] = true
 	r.neighbor[k].connected[(k+2)%4] = true
 	return d, p
+}
+
+// freeWall draws a wall of r with a neighbour and no door yet, as add_door draws its
+// door_idx.
+func (rg *rooms) freeWall(r *room) int {
+	for {
+		if k := rg.e.randInt(0, 4); r.neighbor[k] != nil && !r.connected[k] {
+			return k
+		}
+	}
 }
 
 // removeWall opens the whole wall k of room (i, j) into its neighbour.

@@ -15,7 +15,8 @@ const maxSide = 1 << 12
 const stateVersion = 1
 
 // MarshalBinary saves the episode exactly: the generator, the grid, the agent, what
-// it carries, the step count, the mission and what the level remembers.
+// it carries, the step count, the mission and what the level remembers (a BabyAI
+// level: the step limit, the objects' numbers and the instruction's verifier).
 func (e *Env) MarshalBinary() ([]byte, error) {
 	out, err := e.pcg.AppendBinary([]byte{stateVersion})
 	if err != nil {
@@ -32,7 +33,11 @@ func (e *Env) MarshalBinary() ([]byte, error) {
 		out = appendCell(out, c)
 	}
 	out = binary.AppendUvarint(out, uint64(len(e.mission)))
-	return append(out, e.mission...), nil
+	out = append(out, e.mission...)
+	if _, ok := e.lv.(babyLevel); ok {
+		out = e.appendBaby(out)
+	}
+	return out, nil
 }
 
 // appendCell writes a cell as five bytes.
@@ -78,6 +83,10 @@ func (e *Env) UnmarshalBinary(data []byte) error {
 		cells[i] = r.cell()
 	}
 	mission := r.bytes()
+	limit, baby := e.maxSteps, (*babyState)(nil)
+	if _, ok := e.lv.(babyLevel); ok {
+		limit, baby = r.baby(w, h)
+	}
 	agent, target, other := point{ints[2], ints[3]}, point{ints[6], ints[7]}, point{ints[8], ints[9]}
 	on := func(p point) bool { return p.x >= 0 && p.y >= 0 && p.x < w && p.y < h }
 	unset := point{-1, -1}
@@ -93,6 +102,7 @@ func (e *Env) UnmarshalBinary(data []byte) error {
 	e.obstacles = obstacles
 	e.carrying, e.want, e.cells = cells[0], cells[1], cells[2:]
 	e.mission = string(mission)
+	e.limit, e.baby = limit, baby
 	return nil
 }
 

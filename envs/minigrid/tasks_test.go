@@ -39,9 +39,17 @@ func makeEnv(t *testing.T, id string, opts map[string]any, seed int64) *Env {
 // TestSpecs checks the ids, their time limits and spaces against EnvPool's
 // registration.
 func TestSpecs(t *testing.T) {
-	ids := taskIDs()
-	if len(ids) != 81 {
-		t.Errorf("%d MiniGrid ids, want EnvPool's 81", len(ids))
+	mini, baby := 0, 0
+	for _, id := range taskIDs() {
+		switch {
+		case strings.HasPrefix(id, "MiniGrid-"):
+			mini++
+		case strings.HasPrefix(id, "BabyAI-"):
+			baby++
+		}
+	}
+	if mini != 81 || baby != 96 {
+		t.Errorf("%d MiniGrid and %d BabyAI ids, want EnvPool's 81 and 96", mini, baby)
 	}
 	for id, w := range map[string]struct{ maxSteps, actions int }{
 		"MiniGrid-Empty-5x5-v0": {100, 7}, "MiniGrid-DoorKey-16x16-v0": {2560, 7}, "MiniGrid-FourRooms-v0": {100, 7},
@@ -112,6 +120,22 @@ func TestBadOptions(t *testing.T) {
 		{"MiniGrid-MemoryS7-v0", map[string]any{"size": 8}, "size"},
 		{"MiniGrid-FourRooms-v0", map[string]any{"size": 8}, "size"},
 		{"MiniGrid-DistShift1-v0", map[string]any{"strip2_row": 6}, "strip2_row"},
+		{"BabyAI-GoTo-v0", map[string]any{"num_dist": 3}, "num_dist"},
+		{"BabyAI-GoTo-v0", map[string]any{"num_dists": 200}, "num_dists"},
+		{"BabyAI-GoTo-v0", map[string]any{"room_size": 3}, "room_size"},
+		{"BabyAI-GoToLocal-v0", map[string]any{"num_rows": 2}, "num_rows"},
+		{"BabyAI-Open-v0", map[string]any{"num_rows": 1, "num_cols": 1}, "num_rows"},
+		{"BabyAI-BossLevel-v0", map[string]any{"max_episode_steps": -1}, "max_episode_steps"},
+		{"BabyAI-BossLevel-v0", map[string]any{"agent_view_size": 4}, "agent_view_size"},
+		{"BabyAI-OpenDoor-v0", map[string]any{"select_by": "size"}, "select_by"},
+		{"BabyAI-OpenTwoDoors-v0", map[string]any{"first_color": "red", "second_color": "red"}, "first_color"},
+		{"BabyAI-OpenTwoDoors-v0", map[string]any{"first_color": "pink"}, "first_color"},
+		{"BabyAI-OpenDoorsOrderN2-v0", map[string]any{"num_doors": 5}, "num_doors"},
+		{"BabyAI-PutNextS4N1-v0", map[string]any{"objs_per_room": 4}, "objs_per_room"},
+		{"BabyAI-MoveTwoAcrossS5N2-v0", map[string]any{"objs_per_room": 1}, "objs_per_room"},
+		{"BabyAI-MoveTwoAcrossS5N2-v0", map[string]any{"start_carrying": true}, "start_carrying"},
+		{"BabyAI-KeyCorridor-v0", map[string]any{"obj_type": "door"}, "obj_type"},
+		{"BabyAI-OneRoomS8-v0", map[string]any{"num_dists": 3}, "num_dists"},
 	} {
 		_, err := envs.SpecOf(c.id, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -201,7 +225,8 @@ func checkObservation(e *Env, obs []uint8, info []float32) string {
 // cut one is refused.
 func TestStateRoundTrip(t *testing.T) {
 	for _, id := range []string{"MiniGrid-Dynamic-Obstacles-8x8-v0", "MiniGrid-KeyCorridorS3R3-v0", "MiniGrid-PutNear-8x8-N3-v0",
-		"MiniGrid-ObstructedMaze-1Dlhb-v0", "MiniGrid-MemoryS7-v0", "MiniGrid-RedBlueDoors-6x6-v0"} {
+		"MiniGrid-ObstructedMaze-1Dlhb-v0", "MiniGrid-MemoryS7-v0", "MiniGrid-RedBlueDoors-6x6-v0",
+		"BabyAI-SynthSeq-v0", "BabyAI-PutNextS5N2Carrying-v0", "BabyAI-KeyInBox-v0", "BabyAI-OpenDoorsOrderN4-v0"} {
 		a, b := makeEnv(t, id, nil, 5), makeEnv(t, id, nil, 6)
 		gen := newGen(3)
 		for range 40 {
@@ -274,19 +299,8 @@ func TestRender(t *testing.T) {
 // action instead of failing: NaN and negatives turn left, too large ones are the last
 // action (done, or forward for Dynamic-Obstacles).
 func TestBadActions(t *testing.T) {
-	pool, err := envs.Make("MiniGrid-Dynamic-Obstacles-5x5-v0", envs.Options{Options: envpool.Options{NumEnvs: 2, Seed: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if _, err := pool.Reset(); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range []float32{3, -1, float32(math.NaN()), 1.5} { // three actions: 0, 1, 2
-		if _, err := pool.Step([]float32{0, a}, nil); err == nil || !strings.Contains(err.Error(), "action") {
-			t.Errorf("action %v: error %v, want one naming the action", a, err)
-		}
-	}
+	refusesActions(t, "MiniGrid-Dynamic-Obstacles-5x5-v0", []float32{3, -1, float32(math.NaN()), 1.5}) // three actions: 0, 1, 2
+	refusesActions(t, "BabyAI-GoToRedBall-v0", []float32{7, -1, float32(math.NaN())})                  // seven
 	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
 	for _, a := range []float32{float32(math.NaN()), -3} {
 		e.Step([]float32{a})
@@ -306,9 +320,49 @@ func TestBadActions(t *testing.T) {
 	}
 }
 
+// refusesActions checks that a pool of two envs of a task refuses each bad action
+// (given to the second env, the first taking action 0) with an error naming the
+// action.
+func refusesActions(t *testing.T, id string, bad []float32) {
+	t.Helper()
+	pool, err := envs.Make(id, envs.Options{Options: envpool.Options{NumEnvs: 2, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := pool.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range bad {
+		if _, err := pool.Step([]float32{0, a}, nil); err == nil || !strings.Contains(err.Error(), "action") {
+			t.Errorf("%s action %v: error %v, want one naming the action", id, a, err)
+		}
+	}
+	if _, err := pool.Step([]float32{0, 1}, nil); err != nil {
+		t.Errorf("%s: valid actions refused: %v", id, err)
+	}
+}
+
 // TestCorruptStates checks that states with impossible values are refused and leave
 // the env as it was.
 func TestCorruptStates(t *testing.T) {
+	for _, id := range []string{"BabyAI-MoveTwoAcrossS5N2-v0", "BabyAI-SynthSeq-v0"} {
+		e := makeEnv(t, id, nil, 2)
+		good, _ := e.MarshalBinary()
+		before := text(e)
+		for i := range good {
+			bad := bytes.Clone(good)
+			bad[i] ^= 0xff
+			if e.UnmarshalBinary(bad) == nil {
+				for a := range numActions { // a state that was accepted must step
+					step(e, a)
+				}
+			}
+		}
+		if err := e.UnmarshalBinary(good); err != nil || text(e) != before || e.baby == nil || e.baby.instr == nil {
+			t.Fatalf("%s: the good state no longer restores: %v", id, err)
+		}
+	}
 	e := makeEnv(t, "MiniGrid-Empty-5x5-v0", nil, 1)
 	good, _ := e.MarshalBinary()
 	before := text(e)
@@ -336,10 +390,10 @@ func TestCorruptStates(t *testing.T) {
 	}
 }
 
-// BenchmarkStep times a step and its observation on a few tasks, random actions,
-// resetting when an episode ends.
+// BenchmarkStep times a step and its observation on a few tasks (BossLevel: BabyAI's
+// largest layouts and instructions), random actions, resetting when an episode ends.
 func BenchmarkStep(b *testing.B) {
-	for _, id := range []string{"MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-ObstructedMaze-Full-v1"} {
+	for _, id := range []string{"MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-ObstructedMaze-Full-v1", "BabyAI-BossLevel-v0"} {
 		b.Run(id, func(b *testing.B) {
 			env, spec, err := envs.MakeEnv(id, nil, 1)
 			if err != nil {
