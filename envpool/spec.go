@@ -141,6 +141,18 @@ type ObsField struct {
 	Size   int
 	Scalar bool
 	Frames int
+	// Shape, when set, is the shape of one frame of the entry, row-major (MiniGrid's 7
+	// x 7 x 3 view); unset, a frame is a vector (or, with Scalar, a scalar).
+	Shape []int
+}
+
+// shapeSize returns the number of values of an array of the shape.
+func shapeSize(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
 }
 
 // frames returns the number of frames in the entry (1 when it stacks none).
@@ -206,6 +218,9 @@ func (s *Spec) validate() error {
 			}
 			if f.Size%f.frames() != 0 {
 				return fmt.Errorf("envpool: spec %q: observation entry %q has %d values, not a whole number of its %d frames", s.TaskID, f.Name, f.Size, f.frames())
+			}
+			if n := shapeSize(f.Shape); f.Shape != nil && n*f.frames() != f.Size {
+				return fmt.Errorf("envpool: spec %q: observation entry %q has %d values, not %d frames of shape %v", s.TaskID, f.Name, f.Size, f.frames(), f.Shape)
 			}
 			if f.Scalar && f.Size != f.frames() {
 				return fmt.Errorf("envpool: spec %q: observation entry %q is a scalar but has %d values per frame", s.TaskID, f.Name, f.Size/f.frames())

@@ -29,6 +29,17 @@ func TestObsLayoutScalar(t *testing.T) {
 	if err := uneven.validate(); err == nil || !strings.Contains(err.Error(), "not a whole number of its 2 frames") {
 		t.Fatalf("3 values in 2 frames: got %v", err)
 	}
+	// A shaped entry: its frames hold the shape's values.
+	six := BoxSpace(make([]float32, 6), []float32{1, 1, 1, 1, 1, 1})
+	shaped := Spec{TaskID: "t", ObsSpace: six, ActionSpace: box, ObsLayout: []ObsField{
+		{Name: "view", Offset: 0, Size: 6, Shape: []int{1, 2, 3}}}}
+	if err := shaped.validate(); err != nil {
+		t.Fatalf("shape 1x2x3 of 6 values refused: %v", err)
+	}
+	shaped.ObsLayout[0].Shape = []int{2, 2}
+	if err := shaped.validate(); err == nil || !strings.Contains(err.Error(), "not 1 frames of shape [2 2]") {
+		t.Fatalf("shape 2x2 of 6 values: got %v", err)
+	}
 }
 
 // TestInfoArrays: array info keys take InfoLens columns, consecutively in key order, and

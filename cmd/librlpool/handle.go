@@ -419,7 +419,7 @@ func describe(family string, s *envpool.Spec, o envpool.Options) (string, error)
 	}
 	layout := []map[string]any{}
 	for _, f := range s.ObsLayout {
-		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size, "scalar": f.Scalar, "frames": max(f.Frames, 1)})
+		layout = append(layout, map[string]any{"name": f.Name, "offset": f.Offset, "size": f.Size, "scalar": f.Scalar, "frames": max(f.Frames, 1), "shape": f.Shape})
 	}
 	affinity := -1
 	if o.ThreadAffinity {

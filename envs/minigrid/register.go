@@ -93,10 +93,11 @@ func (c *config) spec(id string) envpool.Spec {
 	return envpool.Spec{
 		TaskID: id, ObsSpace: obs, ActionSpace: envpool.DiscreteSpace(c.numActions),
 		MaxEpisodeSteps: c.maxSteps, FrameSkip: 1, RewardThreshold: math.NaN(), RenderFPS: renderFPS,
-		InfoKeys: []string{"agent_pos_x", "agent_pos_y", "mission_id"},
+		InfoKeys: []string{"agent_pos", "mission_id"},
+		InfoLens: []int{2, 1}, // agent_pos is (x, y)
 		ObsLayout: []envpool.ObsField{
 			{Name: "direction", Offset: 0, Size: 1, Scalar: true},
-			{Name: "image", Offset: 1, Size: img},
+			{Name: "image", Offset: 1, Size: img, Shape: []int{c.viewSize, c.viewSize, 3}},
 			{Name: "mission", Offset: 1 + img, Size: c.missionBytes},
 		},
 	}

@@ -314,7 +314,7 @@ class RLPool:
         dtype = self.spec.obs_dtype
         if self._obs_fields[0][2] is None:
             return flat if flat.dtype == dtype else flat.astype(dtype)
-        return {k: self.spec.field_of(flat, k, off, size).astype(dtype) for k, off, size in self._obs_fields}
+        return {k: self.spec.field_of(flat, k, off, size).astype(self.spec.field_dtype(k)) for k, off, size in self._obs_fields}
 
     def _info(self, b):
         """The info dict of a batch, with EnvPool's keys and dtypes."""

@@ -26,7 +26,12 @@ DOUBLE_FAMILIES = ("mujoco", "dmc")
 _INFO_DTYPES = {
     "lives": np.int32, "terminated": np.int32, "elapsed_step": np.int32, "step_type": np.int32,
     "error": np.int32, "reward": np.float32, "discount": np.float32, "ram": np.uint8,
+    "agent_pos": np.int32, "mission_id": np.int32,
 }
+
+#: Observation entries whose dtype EnvPool declares apart from the rest of the
+#: observation: MiniGrid's direction.
+_FIELD_DTYPES = {"direction": np.int32}
 
 #: Bounds of the info arrays that declare them (EnvPool's): the console's RAM bytes.
 _INFO_BOUNDS = {"ram": (0, 255)}
@@ -125,6 +130,8 @@ class EnvSpec:
         # Frames per layout entry when the engine stacks state observations (each
         # entry's frames together, oldest first).
         self.field_frames = {f["name"]: f.get("frames") or 1 for f in raw.get("obs_layout") or []}
+        # Shapes of one frame of layout entries that are not vectors (MiniGrid's view).
+        self.field_shapes = {f["name"]: tuple(f["shape"]) for f in raw.get("obs_layout") or [] if f.get("shape")}
         self.max_episode_steps = raw["max_episode_steps"] or None
         # Frames per second at which the task's pictures play in its own time
         # (Gymnasium's metadata["render_fps"]); None when the family declares none.
@@ -186,9 +193,14 @@ class EnvSpec:
         scalar entry without its axis of one."""
         part = flat[..., off:off + size]
         k = self.field_frames.get(name, 1)
-        if k > 1:
-            part = part.reshape(part.shape[:-1] + (k, size // k))
+        frame = self.field_shapes.get(name, (size // k,))
+        if k > 1 or len(frame) > 1:
+            part = part.reshape(part.shape[:-1] + ((k,) if k > 1 else ()) + frame)
         return part[..., 0] if name in self.scalar_fields else part
+
+    def field_dtype(self, name):
+        """The dtype of observation entry name in the pools' results."""
+        return np.dtype(_FIELD_DTYPES.get(name, self.obs_dtype))
 
     def info_dtype(self, key):
         """The dtype of the info column key in the pools' info dicts."""
@@ -231,13 +243,16 @@ class EnvSpec:
             else:
                 part = (lambda v: v if np.ndim(v) == 0 else self.field_of(v, name, off, size))
                 fshape = list(self.field_of(np.empty(int(np.prod(shape))), name, off, size).shape)
-                out["obs:" + name] = ArraySpec(self.obs_dtype, fshape, part(low), part(high))
+                dt = self.field_dtype(name)
+                cast = (lambda v: v if np.ndim(v) == 0 else v.astype(dt))
+                out["obs:" + name] = ArraySpec(dt, fshape, cast(part(low)), cast(part(high)))
         for _, n, k in self.info_columns():
             if k == "elapsed_step":
                 continue  # the family's own count is the common elapsed_step
             dt = self.info_dtype(k)
             if n > 1 or k in _INFO_BOUNDS:
-                low, high = _INFO_BOUNDS.get(k, (-np.inf, np.inf))
+                whole = np.iinfo(dt) if dt.kind in "iu" else None
+                low, high = _INFO_BOUNDS.get(k, (whole.min, whole.max) if whole else (-np.inf, np.inf))
                 out["info:" + k] = ArraySpec(dt, [n], low, high)
             else:
                 out["info:" + k] = _int_spec([-1]) if dt.kind == "i" else _float_spec(dt, [-1])

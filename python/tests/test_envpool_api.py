@@ -225,6 +225,32 @@ def test_info_arrays():
         assert ts.observation.qpos0.shape == (1, 9) and ts.observation.qvel0.shape == (1, 9)
 
 
+def test_grid_world_and_box2d_arrays():
+    # MiniGrid and BabyAI as EnvPool gives them: the 7x7x3 view, an int32 direction, the
+    # mission's bytes, an (x, y) agent_pos; Box2D's states float32, CarRacing's pictures.
+    for task, mission_bytes in [("MiniGrid-DoorKey-8x8-v0", 96), ("BabyAI-GoToLocal-v0", 512)]:
+        with rlpool.make(task, num_envs=2, seed=3) as p:
+            states = p.spec.state_array_spec
+            assert states["obs:image"].shape == [7, 7, 3] and states["obs:direction"].dtype == np.int32
+            assert states["info:agent_pos"].shape == [2] and states["info:agent_pos"].dtype == np.int32
+            obs, info = p.reset()
+            assert obs["image"].shape == (2, 7, 7, 3) and obs["image"].dtype == np.uint8
+            assert obs["direction"].dtype == np.int32 and set(obs["direction"]) <= {0, 1, 2, 3}
+            assert obs["mission"].shape == (2, mission_bytes)
+            assert bytes(obs["mission"][0]).rstrip(b"\0").decode().isprintable()
+            assert info["agent_pos"].shape == (2, 2) and info["agent_pos"].dtype == np.int32
+            # Turning left (action 0) lowers the direction by one, modulo 4.
+            d0 = obs["direction"].copy()
+            obs, _, _, _, info = p.step(np.zeros(2, np.int32))  # left
+            np.testing.assert_array_equal(obs["direction"], (d0 - 1) % 4)
+    with rlpool.make("LunarLander-v3", num_envs=2) as p:
+        obs, _ = p.reset()
+        assert obs.shape == (2, 8) and obs.dtype == np.float32 and p.action_space.n == 4
+    with rlpool.make("CarRacing-v3", num_envs=1) as p:
+        obs, _ = p.reset()
+        assert obs.shape == (1, 96, 96, 3) and obs.dtype == np.uint8 and obs.std() > 0
+
+
 def test_control_suite_named_fields_match_flat():
     kw = dict(num_envs=2, seed=4)
     named = make_or_skip("WalkerWalk-v1", env_type="gymnasium", **kw)
