@@ -73,12 +73,20 @@ regs=(envpool/atari/registration.py envpool/classic_control/registration.py
 git -C "$mirror" archive "$tag" "${files[@]}" "${regs[@]}" | tar -x -C "$work"
 cp "$shim/conftest.py" "$work/conftest.py"
 mkdir -p "$work/envpool_base/atari"
-# EnvPool's roms folder holds only the game images: link the .bin files alone (a ROM
-# folder may also hold an MD5SUMS or a README, which EnvPool would read as games).
+# EnvPool's roms folder holds only the game images, and EnvPool makes a task of each:
+# link the .bin files of the games rlpool has (a ROM folder may also hold an MD5SUMS,
+# a README, or ALE's two-player games, which rlpool does not have).
 mkdir "$work/envpool_base/atari/roms"
 if [ -n "${RLPOOL_ROMS:-}" ]; then
+  known=$(PYTHONPATH="$repo/.python" "$python" -c 'import rlpool; print(" ".join(rlpool.list_all_envs()))')
   for rom in "$RLPOOL_ROMS"/*.bin; do
-    [ -e "$rom" ] && ln -s "$rom" "$work/envpool_base/atari/roms/"
+    [ -e "$rom" ] || continue
+    game=$(basename "$rom" .bin)
+    id=$(echo "$game" | awk -F_ '{for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2)}')-v5
+    case " $known " in
+      *" $id "*) ln -s "$rom" "$work/envpool_base/atari/roms/" ;;
+      *) echo "envpool-tests: not linking $game.bin: rlpool has no task $id" ;;
+    esac
   done
 fi
 
