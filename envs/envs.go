@@ -162,7 +162,7 @@ func RegisterStruct[O any](info TaskInfo, defaults O, build func(o O) (envpool.S
 			return envpool.Spec{}, nil, err
 		}
 		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = info.ID, info.MaxEpisodeSteps, 1, info.RewardThreshold
-		spec.RenderFPS, spec.Options = info.RenderFPS, OptionValues(&o)
+		spec.RenderFPS, spec.Options = info.RenderFPS, option.Values(&o)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
 	}})
 }

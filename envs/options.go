@@ -47,10 +47,6 @@ func NewFamilyOptions(m map[string]any) *FamilyOptions {
 // Options).
 func (o *FamilyOptions) Values() map[string]any { return maps.Clone(o.values) }
 
-// OptionValues returns the keys of decoded options structs (as DecodeOptions fills
-// them) with their values, defaults included, for envpool.Spec's Options.
-func OptionValues(structs ...any) map[string]any { return option.Values(structs...) }
-
 // Decode reads option key into dst (a pointer; it keeps its value, the default, when
 // the option is absent or wrong) and reports whether the option was given.
 func (o *FamilyOptions) Decode(key string, dst any) bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/option"
 )
 
 // family is the Atari tasks' family name in the task table.
@@ -119,7 +120,7 @@ func newTask(id, name string, m map[string]any) (envpool.Spec, envpool.Factory, 
 		return envpool.Spec{}, nil, err
 	}
 	spec := cfg.Spec(id, g)
-	spec.Options = envs.OptionValues(&o)
+	spec.Options = option.Values(&o)
 	factory := func(_ int, seed int64) (envpool.Env, error) { return NewEnv(rom.Data, cfg, seed) }
 	return spec, factory, nil
 }

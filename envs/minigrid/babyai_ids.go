@@ -35,9 +35,7 @@ func registerBabyAI[O any](id string, opts O, build func(O) (babyLevel, error)) 
 		if steps == 0 {
 			steps = lv.fixedSteps
 		}
-		spec, factory, err := newTask(id, lv, steps, c.viewOptions, 0)
-		spec.Options = envs.OptionValues(&c, &o)
-		return spec, factory, err
+		return newTask(id, lv, steps, c.viewOptions, 0, &c, &o)
 	}})
 }
 

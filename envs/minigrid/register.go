@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
+	"github.com/rlpool/rlpool/option"
 )
 
 const family = "minigrid"
@@ -57,15 +58,13 @@ func register[O any](t task[O]) {
 		if err != nil {
 			return envpool.Spec{}, nil, err
 		}
-		spec, factory, err := newTask(t.id, lv, c.MaxEpisodeSteps, c.viewOptions, t.actions)
-		spec.Options = envs.OptionValues(&c, &o)
-		return spec, factory, err
+		return newTask(t.id, lv, c.MaxEpisodeSteps, c.viewOptions, t.actions, &c, &o)
 	}})
 }
 
 // newTask returns the spec and the factory of a task's envs, after checking the
-// view options.
-func newTask(id string, lv level, maxSteps int, v viewOptions, actions int) (envpool.Spec, envpool.Factory, error) {
+// view options; the spec reports opts, the task's decoded option structs.
+func newTask(id string, lv level, maxSteps int, v viewOptions, actions int, opts ...any) (envpool.Spec, envpool.Factory, error) {
 	if v.AgentViewSize%2 == 0 {
 		return envpool.Spec{}, nil, fmt.Errorf("option agent_view_size = %d: the view needs a middle column for the agent; use an odd size such as 7", v.AgentViewSize)
 	}
@@ -75,6 +74,7 @@ func newTask(id string, lv level, maxSteps int, v viewOptions, actions int) (env
 	cfg := &config{lv: lv, maxSteps: maxSteps, viewSize: v.AgentViewSize, seeThrough: v.SeeThroughWalls,
 		missionBytes: v.MissionBytes, numActions: actions, tileSize: v.TileSize, floatObs: v.FloatObs}
 	spec := cfg.spec(id)
+	spec.Options = option.Values(opts...)
 	return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
 }
 

@@ -219,18 +219,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	default:
 		e.observeState(obs.F32)
 	}
-	for i, v := range e.info {
-		info[i] = float32(v)
-	}
-	at := len(e.info)
-	for _, v := range e.qpos0 {
-		info[at] = float32(v)
-		at++
-	}
-	for _, v := range e.qvel0 {
-		info[at] = float32(v)
-		at++
-	}
+	putSlice(putSlice(putSlice(info, e.info), e.qpos0), e.qvel0)
 }
 
 // observeState writes the task's observation of the current state, non-finite values

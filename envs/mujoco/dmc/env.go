@@ -285,15 +285,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	info[infoDiscount] = float32(e.discount)
 	info[infoStepType] = float32(e.stepType)
 	info[infoError] = float32(e.fault)
-	at := infoScalars
-	for _, v := range e.qpos0 {
-		info[at] = float32(v)
-		at++
-	}
-	for _, v := range e.qvel0 {
-		info[at] = float32(v)
-		at++
-	}
+	put(put(info[infoScalars:], e.qpos0...), e.qvel0...)
 	switch {
 	case e.pix != nil:
 		e.pix.observe(obs.U8)

@@ -234,7 +234,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 		ObsLayout:       layout,
 		RenderFPS:       1 / (float64(frameSkip) * m.Timestep), // one picture per control step
 		RenderWidth:     480, RenderHeight: 480,
-		Options: envs.OptionValues(append([]any{&bo}, more...)...),
+		Options: option.Values(append([]any{&bo}, more...)...),
 	}
 	if !bo.FromPixels {
 		t.spec.Options["frame_stack"] = stateStack // states stack 1 by default, pictures 3
