@@ -149,8 +149,9 @@ type TaskInfo struct {
 // DecodeOptions), the shape of most families' tasks: each make decodes the family
 // option table into a copy of defaults, build makes the spec and the envs'
 // constructor under those options (or says why it cannot), and the spec gets info's
-// id, limit, threshold and frame rate, a frame skip of 1 and the options it was made
-// with (Spec.Options).
+// id, threshold and frame rate and the options it was made with (Spec.Options); its
+// time limit and frame skip are info's limit and 1 unless build set them (a task whose
+// options make a step several frames counts its limit in those steps).
 func RegisterStruct[O any](info TaskInfo, defaults O, build func(o O) (envpool.Spec, func(seed int64) envpool.Env, error)) {
 	Register(Task{ID: info.ID, Family: info.Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 		o := defaults
@@ -161,7 +162,11 @@ func RegisterStruct[O any](info TaskInfo, defaults O, build func(o O) (envpool.S
 		if err != nil {
 			return envpool.Spec{}, nil, err
 		}
-		spec.TaskID, spec.MaxEpisodeSteps, spec.FrameSkip, spec.RewardThreshold = info.ID, info.MaxEpisodeSteps, 1, info.RewardThreshold
+		spec.TaskID, spec.RewardThreshold = info.ID, info.RewardThreshold
+		if spec.MaxEpisodeSteps == 0 { // the build may count the limit in its own steps
+			spec.MaxEpisodeSteps = info.MaxEpisodeSteps
+		}
+		spec.FrameSkip = max(spec.FrameSkip, 1)
 		spec.RenderFPS, spec.Options = info.RenderFPS, option.Values(&o)
 		return spec, func(_ int, seed int64) (envpool.Env, error) { return mk(seed), nil }, nil
 	}})

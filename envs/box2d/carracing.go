@@ -36,26 +36,48 @@ type carRacingOptions struct {
 	LapCompletePercent float64 `toml:"lap_complete_percent" range:"[0,1]" help:"fraction of the tiles to visit before crossing the start ends the lap"`
 	DomainRandomize    bool    `toml:"domain_randomize" help:"draw the road, background and grass colours at random on every reset"`
 	Continuous         bool    `toml:"continuous" help:"actions (steer, gas, brake) in Box([-1, 0, 0], [1, 1, 1]); false: Discrete(5)"`
+	// rlpool's options for CNN policies, as the Atari family names them.
+	FrameSkip int  `toml:"frame_skip" range:"[1,50]" help:"frames per step: the action is repeated and the rewards summed; the time limit stays 1000 frames (1000 / frame_skip steps, rounded up)"`
+	StackNum  int  `toml:"stack_num" range:"[1,32]" help:"observe the last stack_num pictures, channels first (stack_num x channels x 96 x 96), as a CNN policy reads them"`
+	GrayScale bool `toml:"gray_scale" help:"observe one grey channel per picture (ITU-R 601 luma) instead of RGB, channels first"`
+}
+
+// channelsFirst reports whether the observation is the stacked channels-first
+// pictures of a CNN policy rather than Gymnasium's one 96 x 96 x 3 picture.
+func (o carRacingOptions) channelsFirst() bool { return o.GrayScale || o.StackNum > 1 }
+
+// channels is the number of channels of one picture.
+func (o carRacingOptions) channels() int {
+	if o.GrayScale {
+		return 1
+	}
+	return 3
 }
 
 func init() {
 	for _, id := range []string{"CarRacing-v3", "CarRacing-v2"} {
-		def := carRacingOptions{LapCompletePercent: 0.95, Continuous: true}
+		def := carRacingOptions{LapCompletePercent: 0.95, Continuous: true, FrameSkip: 1, StackNum: 1}
 		register(id, 1000, 900, def, func(o carRacingOptions) (envpool.Spec, func(int64) envpool.Env, error) {
-			return carRacingSpec(o.Continuous), func(seed int64) envpool.Env { return newCarRacing(seed, o) }, nil
+			return carRacingSpec(o), func(seed int64) envpool.Env { return newCarRacing(seed, o) }, nil
 		})
 	}
 }
 
-// carRacingSpec is the 96 x 96 RGB picture and the continuous or discrete actions.
-func carRacingSpec(continuous bool) envpool.Spec {
+// carRacingSpec is the 96 x 96 RGB picture (or the stacked pictures) and the
+// continuous or discrete actions; with frame skipping, a step is frame_skip frames
+// and the time limit 1000 frames in steps.
+func carRacingSpec(o carRacingOptions) envpool.Spec {
 	act := envpool.DiscreteSpace(5)
-	if continuous {
+	if o.Continuous {
 		act = envpool.BoxSpace([]float32{-1, 0, 0}, []float32{1, 1, 1})
 	}
+	obs := envpool.UniformBox(0, 255, envpool.Uint8, crStateH, crStateW, 3)
+	if o.channelsFirst() {
+		obs = envpool.UniformBox(0, 255, envpool.Uint8, o.StackNum*o.channels(), crStateH, crStateW)
+	}
 	return envpool.Spec{
-		ObsSpace:    envpool.UniformBox(0, 255, envpool.Uint8, crStateH, crStateW, 3),
-		ActionSpace: act, RenderWidth: crVideoW, RenderHeight: crVideoH,
+		ObsSpace: obs, ActionSpace: act, RenderWidth: crVideoW, RenderHeight: crVideoH,
+		MaxEpisodeSteps: (1000 + o.FrameSkip - 1) / o.FrameSkip, FrameSkip: o.FrameSkip,
 	}
 }
 
@@ -98,6 +120,10 @@ type CarRacing struct {
 
 	obs   *canvas // the 96 x 96 observation, drawn in Observe
 	video *canvas // the 600 x 400 picture for people
+	// stack holds the last stack_num pictures, oldest first, each channels x 96 x 96,
+	// when the observation is channels first; a picture is pushed after each reset and
+	// step, so that saved states (which replay steps) rebuild it.
+	stack []uint8
 }
 
 func newCarRacing(seed int64, o carRacingOptions) *CarRacing {
@@ -346,6 +372,9 @@ func (e *CarRacing) Reset() {
 	start := e.track[0]
 	e.car = newCar(e.world, start.beta, start.x, start.y)
 	e.advance()
+	if e.o.channelsFirst() {
+		e.pushPicture(true)
+	}
 }
 
 // advance steps the car's tyres and the world by one frame.
@@ -355,7 +384,8 @@ func (e *CarRacing) advance() {
 	e.t += 1.0 / fps
 }
 
-// Step applies an action and advances one frame. Continuous: steer (-1 full left to 1
+// Step applies an action for frame_skip frames (one by default), summing their
+// rewards and stopping at the episode's end. A frame: continuous: steer (-1 full left to 1
 // full right), gas (clipped to [0, 1]), brake (0.9 and above locks the wheels); NaN
 // counts as 0. Discrete: 0 nothing, 1 steer right, 2 steer left, 3 gas, 4 brake (other
 // values do nothing). The reward is -0.1 a frame plus 1000/N for each new tile of the
@@ -363,6 +393,22 @@ func (e *CarRacing) advance() {
 // (with the tiles' reward).
 func (e *CarRacing) Step(action []float32) envpool.StepResult {
 	e.record(action)
+	var res envpool.StepResult
+	for range e.o.FrameSkip {
+		r := e.frame(action)
+		res.Reward += r.Reward
+		if res.Terminated = r.Terminated; res.Terminated {
+			break
+		}
+	}
+	if e.o.channelsFirst() {
+		e.pushPicture(false)
+	}
+	return res
+}
+
+// frame applies an action for one frame.
+func (e *CarRacing) frame(action []float32) envpool.StepResult {
 	if e.o.Continuous {
 		e.car.setSteer(-finite(float64(action[0])))
 		e.car.setGas(finite(float64(action[1])))
@@ -388,16 +434,57 @@ func (e *CarRacing) Step(action []float32) envpool.StepResult {
 }
 
 // Observe draws the 96 x 96 view that follows the car (Gymnasium's state_pixels) into
-// obs, as height x width x RGB bytes.
+// obs, as height x width x RGB bytes, or copies the stacked channels-first pictures.
 func (e *CarRacing) Observe(obs envpool.Obs, _ []float32) {
+	if e.o.channelsFirst() {
+		copy(obs.U8, e.stack)
+		return
+	}
+	pix := e.picture()
+	for i, j := 0, 0; i < len(pix); i, j = i+4, j+3 {
+		obs.U8[j], obs.U8[j+1], obs.U8[j+2] = pix[i], pix[i+1], pix[i+2]
+	}
+}
+
+// picture draws the 96 x 96 view and returns its RGBA bytes.
+func (e *CarRacing) picture() []uint8 {
 	if e.obs == nil {
 		e.obs = newCanvas(crStateW, crStateH, 1)
 	}
 	e.draw(e.obs)
-	pix := e.obs.img.Pix
-	for i, j := 0, 0; i < len(pix); i, j = i+4, j+3 {
-		obs.U8[j], obs.U8[j+1], obs.U8[j+2] = pix[i], pix[i+1], pix[i+2]
+	return e.obs.img.Pix
+}
+
+// pushPicture draws the view and appends it, channels first, to the stack, dropping
+// the oldest picture; after a reset (fill), the first picture fills every slot.
+func (e *CarRacing) pushPicture(fill bool) {
+	pix := e.picture()
+	c, n := e.o.channels(), crStateW*crStateH
+	size := c * n
+	if e.stack == nil {
+		e.stack = make([]uint8, e.o.StackNum*size)
 	}
+	copy(e.stack, e.stack[size:])
+	dst := e.stack[len(e.stack)-size:]
+	for k := range n {
+		r, g, b := pix[4*k], pix[4*k+1], pix[4*k+2]
+		if c == 1 {
+			dst[k] = luma(r, g, b)
+		} else {
+			dst[k], dst[n+k], dst[2*n+k] = r, g, b
+		}
+	}
+	if fill {
+		for i := 0; i < len(e.stack)-size; i += size {
+			copy(e.stack[i:i+size], dst)
+		}
+	}
+}
+
+// luma is a pixel's grey level by ITU-R BT.601 (0.299 R + 0.587 G + 0.114 B), rounded
+// to nearest, as OpenCV's RGB-to-grey conversion gives it.
+func luma(r, g, b uint8) uint8 {
+	return uint8((299*int(r) + 587*int(g) + 114*int(b) + 500) / 1000)
 }
 
 // Render draws the same view at 600 x 400 (Gymnasium's rgb_array) (envpool.Renderer).

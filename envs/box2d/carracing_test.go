@@ -1,6 +1,7 @@
 package box2d
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -250,5 +251,57 @@ func TestLeavingTheFieldEnds(t *testing.T) {
 	}
 	if r := c.Step([]float32{0, 0, 0}); !r.Terminated || r.Reward != -100 {
 		t.Errorf("car off the playfield: %+v, want terminated with -100", r)
+	}
+}
+
+// TestCarRacingCNNOptions checks frame_skip, stack_num and gray_scale against an env
+// without them driven alike: a step of frame_skip frames earns the frames' rewards and
+// the time limit stays 1000 frames; each stacked picture is the plain observation at
+// that step, its grey level the BT.601 luma, and stacking shifts them oldest first.
+func TestCarRacingCNNOptions(t *testing.T) {
+	plain, _ := makeEnv(t, "CarRacing-v3", nil, 7)
+	env, spec := makeEnv(t, "CarRacing-v3", map[string]any{"frame_skip": 2, "stack_num": 3, "gray_scale": true}, 7)
+	if s := spec.ObsSpace.Shape; len(s) != 3 || s[0] != 3 || s[1] != 96 || s[2] != 96 || spec.MaxEpisodeSteps != 500 || spec.FrameSkip != 2 {
+		t.Fatalf("spec %v, limit %d, frame skip %d; want (3, 96, 96), 500 steps of 2 frames", spec.ObsSpace, spec.MaxEpisodeSteps, spec.FrameSkip)
+	}
+	if _, rgb := makeEnv(t, "CarRacing-v3", map[string]any{"stack_num": 4}, 7); rgb.ObsSpace.Shape[0] != 12 {
+		t.Fatalf("RGB stack of 4: %v, want 12 channels", rgb.ObsSpace)
+	}
+	plain.Reset()
+	env.Reset()
+	rgb := make([]uint8, 96*96*3)
+	grey := func() []uint8 {
+		plain.Observe(envpool.Obs{U8: rgb}, nil)
+		g := make([]uint8, 96*96)
+		for k := range g {
+			g[k] = uint8(math.Round(0.299*float64(rgb[3*k]) + 0.587*float64(rgb[3*k+1]) + 0.114*float64(rgb[3*k+2])))
+		}
+		return g
+	}
+	stack := make([]uint8, 3*96*96)
+	pictures := [][]uint8{grey(), grey(), grey()} // a reset fills the stack
+	for i := range 40 {
+		env.Observe(envpool.Obs{U8: stack}, nil)
+		for k, p := range pictures[len(pictures)-3:] {
+			if !bytes.Equal(stack[k*96*96:(k+1)*96*96], p) {
+				t.Fatalf("step %d: stacked picture %d is not the plain env's picture %d steps ago", i, k, 2-k)
+			}
+		}
+		a := []float32{float32(i%3) - 1, 0.5, 0}
+		r := env.Step(a)
+		r1 := plain.Step(a)
+		r2 := plain.Step(a)
+		if math.Abs(float64(r.Reward-(r1.Reward+r2.Reward))) > 1e-4 {
+			t.Fatalf("step %d: reward %v, want the two frames' %v + %v", i, r.Reward, r1.Reward, r2.Reward)
+		}
+		pictures = append(pictures, grey())
+	}
+	for _, c := range []struct {
+		opts map[string]any
+		want string
+	}{{map[string]any{"frame_skip": 0}, "frame_skip"}, {map[string]any{"stack_num": 0}, "stack_num"}, {map[string]any{"gray_scale": 2}, "gray_scale"}} {
+		if _, err := envs.SpecOf("CarRacing-v3", c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("options %v: %v, want an error naming %s", c.opts, err, c.want)
+		}
 	}
 }

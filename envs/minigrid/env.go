@@ -49,6 +49,7 @@ type config struct {
 	numActions   int
 	tileSize     int
 	floatObs     bool // observations as float32 (written as bytes, then widened)
+	oneHot       bool // float32 one-hot features of those bytes (onehot.go)
 }
 
 // Env is one MiniGrid env: a grid world the agent sees a square of in front of it,
@@ -81,6 +82,11 @@ type Env struct {
 	view  []cell
 	vis   []bool
 	bytes []uint8
+	// The word counts of the mission words, for one_hot observations, and the
+	// mission they count.
+	words     []float32
+	wordsOf   string
+	wordsDone bool
 
 	tiles map[tileKey]*image.RGBA // the pictures of the tiles drawn so far (draw.go)
 }
@@ -193,7 +199,8 @@ func (e *Env) toggle(c *cell) {
 // direction (one byte), the agent's view (viewSize x viewSize x 3 bytes, indexed
 // [column][row][channel] as minigrid's image) and the mission (its bytes, zero
 // padded, at most mission_bytes-1 of them as EnvPool writes them), as bytes or, with
-// float_obs, as float32 values. The info columns are the agent's position and
+// float_obs, as float32 values, or with one_hot as their features (onehot.go). The
+// info columns are the agent's position and
 // EnvPool's mission_id (-1: no BabyAI mission).
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	o := obs.U8
@@ -206,7 +213,9 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	m := o[1+n : 1+n+e.missionBytes]
 	clear(m)
 	copy(m[:e.missionBytes-1], e.mission)
-	if e.floatObs {
+	if e.oneHot {
+		e.writeOneHot(obs.F32)
+	} else if e.floatObs {
 		for i, b := range o {
 			obs.F32[i] = float32(b)
 		}

@@ -22,6 +22,7 @@ type viewOptions struct {
 	MissionBytes    int  `toml:"mission_bytes" range:"[2,4096]" help:"bytes of the observation's mission field (the mission text, zero padded, cut to mission_bytes-1)"`
 	TileSize        int  `toml:"tile_size" range:"[4,128]" help:"pixels per cell of a rendered picture"`
 	FloatObs        bool `toml:"float_obs" help:"observe the same values as float32 instead of uint8 (for an MLP policy)"`
+	OneHot          bool `toml:"one_hot" help:"observe float32 features for an MLP policy: the direction one-hot, each view cell's object, colour and state one-hot, the mission as counts of its words"`
 }
 
 // defaultView is the view options' defaults: minigrid's 7 x 7 view, the task's
@@ -68,11 +69,14 @@ func newTask(id string, lv level, maxSteps int, v viewOptions, actions int, opts
 	if v.AgentViewSize%2 == 0 {
 		return envpool.Spec{}, nil, fmt.Errorf("option agent_view_size = %d: the view needs a middle column for the agent; use an odd size such as 7", v.AgentViewSize)
 	}
+	if v.OneHot && v.FloatObs {
+		return envpool.Spec{}, nil, fmt.Errorf("options one_hot and float_obs are both set: one_hot already observes float32 values; set one of them")
+	}
 	if actions == 0 {
 		actions = numActions
 	}
 	cfg := &config{lv: lv, maxSteps: maxSteps, viewSize: v.AgentViewSize, seeThrough: v.SeeThroughWalls,
-		missionBytes: v.MissionBytes, numActions: actions, tileSize: v.TileSize, floatObs: v.FloatObs}
+		missionBytes: v.MissionBytes, numActions: actions, tileSize: v.TileSize, floatObs: v.FloatObs || v.OneHot, oneHot: v.OneHot}
 	spec := cfg.spec(id)
 	spec.Options = option.Values(opts...)
 	return spec, func(_ int, seed int64) (envpool.Env, error) { return newEnv(cfg, seed), nil }, nil
@@ -82,6 +86,14 @@ func newTask(id string, lv level, maxSteps int, v viewOptions, actions int, opts
 // mission flattened into one uint8 row in that (its key) order, the spec's layout
 // naming the parts.
 func (c *config) spec(id string) envpool.Spec {
+	if c.oneHot {
+		return c.oneHotSpec(id)
+	}
+	return c.byteSpec(id)
+}
+
+// byteSpec is the spec of the byte (or float_obs) observation.
+func (c *config) byteSpec(id string) envpool.Spec {
 	img := c.viewSize * c.viewSize * 3
 	n := 1 + img + c.missionBytes
 	dtype := envpool.Uint8

@@ -109,6 +109,7 @@ func TestBadOptions(t *testing.T) {
 		want string
 	}{
 		{"MiniGrid-Empty-5x5-v0", map[string]any{"sise": 5}, "size"},
+		{"MiniGrid-Empty-5x5-v0", map[string]any{"one_hot": true, "float_obs": true}, "one_hot"},
 		{"MiniGrid-Empty-5x5-v0", map[string]any{"agent_view_size": 6}, "agent_view_size"},
 		{"MiniGrid-Empty-5x5-v0", map[string]any{"agent_start_pos": []any{9, 1}}, "agent_start_pos"},
 		{"MiniGrid-Empty-5x5-v0", map[string]any{"size": 2}, "size"},
