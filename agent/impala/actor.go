@@ -27,6 +27,7 @@ type actor struct {
 	t     []int     // steps of cur[e] whose results are in
 	epRet []float64 // raw return of each env's running episode
 	epLen []int
+	succ  agent.SuccessTracker
 	acts  []float32
 	ids   []int32
 
@@ -42,7 +43,8 @@ func newActor(l *Learner, id int) (*actor, error) {
 	n, batch := po.NumEnvs, po.BatchSize
 	a := &actor{l: l, id: id, rng: agent.NewRand(s.Seed, agent.StreamActor+uint64(id)),
 		cur: make([]*Unroll, n), t: make([]int, n), epRet: make([]float64, n), epLen: make([]int, n),
-		rawReward: s.Spec.InfoIndex("reward"), gameOver: s.Spec.InfoIndex("terminated")}
+		rawReward: s.Spec.InfoIndex("reward"), gameOver: s.Spec.InfoIndex("terminated"),
+		succ: agent.NewSuccessTracker(&s.Spec, n)}
 	if a.net, err = l.net.clone(); err != nil {
 		return nil, err
 	}
@@ -174,12 +176,14 @@ func (a *actor) record(b *envpool.Batch, i, e int) {
 	}
 	a.epRet[e] += r
 	a.epLen[e]++
+	a.succ.Step(e, b.InfoRow(i))
 	if !b.Done(i) {
 		return
 	}
 	if a.gameOver >= 0 && !b.Truncated[i] && b.InfoRow(i)[a.gameOver] == 0 {
 		return // a life lost, not the game
 	}
-	a.l.addEpisode(agent.Episode{EnvStep: steps, EnvID: a.pool.NumEnvs()*a.id + e, Return: a.epRet[e], Length: a.epLen[e]})
+	a.l.addEpisode(agent.Episode{EnvStep: steps, EnvID: a.pool.NumEnvs()*a.id + e, Return: a.epRet[e], Length: a.epLen[e],
+		Success: a.succ.Take(e)})
 	a.epRet[e], a.epLen[e] = 0, 0
 }

@@ -40,6 +40,7 @@ func (t *Trainer) Save() (*agent.Checkpoint, error) {
 	c.Bytes["rng"] = rng
 	c.I64["counters"] = []int64{t.envSteps, int64(t.updates), b2i(t.started)}
 	c.F64["episode.return"] = append([]float64(nil), t.epRet...)
+	c.F64["episode.success"] = t.success.State()
 	lens := make([]int64, len(t.epLen))
 	for i, v := range t.epLen {
 		lens[i] = int64(v)
@@ -135,6 +136,7 @@ func (t *Trainer) Load(c *agent.Checkpoint) (note string, err error) {
 	copy(t.held, held)
 	copy(t.heldU8, heldU8)
 	copy(t.epRet, ret)
+	t.success.Restore(c.F64["episode.success"])
 	for i, v := range lens {
 		t.epLen[i] = int(v)
 	}

@@ -65,6 +65,7 @@ type Trainer struct {
 	rawRewardCol, gameOverCol        int       // info columns "reward" and "terminated", or -1
 	pending                          []int     // rollout slot waiting for each env's result
 	epRet                            []float64 // raw return of each env's running episode
+	success                          agent.SuccessTracker
 	epLen                            []int
 	lastValues                       []float32
 	envSteps                         int64
@@ -142,6 +143,7 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
 	t.epLen = make([]int, t.numEnvs)
+	t.success = agent.NewSuccessTracker(&s.Spec, t.numEnvs)
 	t.lastValues = make([]float32, t.numEnvs)
 	t.envActs = make([]float32, t.batch*s.Spec.ActionSpace.Size())
 	t.ids = make([]int32, t.batch)
@@ -351,9 +353,11 @@ func (t *Trainer) absorb(b *envpool.Batch) error {
 		t.envSteps++
 		t.epRet[e] += t.rawReward(b, i) // raw score, games not lives (pixels.go)
 		t.epLen[e]++
+		t.success.Step(e, b.InfoRow(i))
 		if t.dones[i] {
 			if t.episodeOver(b, i) {
-				t.episodes = append(t.episodes, agent.Episode{EnvStep: t.envSteps, EnvID: e, Return: t.epRet[e], Length: t.epLen[e]})
+				t.episodes = append(t.episodes, agent.Episode{EnvStep: t.envSteps, EnvID: e, Return: t.epRet[e], Length: t.epLen[e],
+					Success: t.success.Take(e)})
 				t.epRet[e], t.epLen[e] = 0, 0
 			}
 			if t.store.Truncated[slot] && t.cfg.BootstrapTruncated {

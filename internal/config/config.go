@@ -76,7 +76,10 @@ type RunConfig struct {
 	RecentEpisodes     int   `toml:"recent_episodes" range:"[1,1000000]" help:"episodes in the recent mean return (progress, best checkpoint, target)"`
 	// TargetReturn NaN (the default, written nan) takes the task's reward threshold.
 	TargetReturn float64 `toml:"target_return" help:"recent mean return that counts as solved; nan takes the task's threshold"`
-	StopAtTarget bool    `toml:"stop_at_target" help:"stop the run once the recent mean return reaches target_return"`
+	// TargetSuccess NaN (the default) sets no success target; set, with target_return
+	// nan, the success rate alone is the target.
+	TargetSuccess float64 `toml:"target_success" help:"share of the recent episodes that succeeded (tasks with a success flag in info) that counts as solved; nan: none"`
+	StopAtTarget  bool    `toml:"stop_at_target" help:"stop the run once the recent episodes reach the targets (return, success rate)"`
 }
 
 // EnvConfig is the [env] section: the task and the pool that runs it. The pool's keys
@@ -110,7 +113,7 @@ func (e EnvConfig) FamilyOptions() map[string]any {
 func Default() Config {
 	c := Config{
 		Run: RunConfig{Algo: ppo.Algo, Name: "run", Dir: "runs", Seed: 1, TotalSteps: 500_000,
-			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN()},
+			LogInterval: 10_000, CheckpointInterval: 50_000, RecentEpisodes: 20, TargetReturn: math.NaN(), TargetSuccess: math.NaN()},
 		Env:      EnvConfig{Task: configs.DefaultTask, Options: envpool.Options{NumEnvs: 4}},
 		Net:      model.DefaultNetConfig(),
 		Learners: map[string]any{},
@@ -229,6 +232,9 @@ func (c *Config) checkCombinations() []error {
 	if c.Run.Name == "" || strings.ContainsAny(c.Run.Name, `/\`) {
 		errs = append(errs, fmt.Errorf("run.name = %q: use a non-empty name without slashes", c.Run.Name))
 	}
+	if t := c.Run.TargetSuccess; t < 0 || t > 1 {
+		errs = append(errs, fmt.Errorf("run.target_success = %g: a share of episodes, between 0 and 1 (nan: no success target)", t))
+	}
 	if c.Env.Task == "" {
 		errs = append(errs, fmt.Errorf("env.task is empty: name a task (train bench -list lists them; %s is the default)", configs.DefaultTask))
 	}
@@ -245,14 +251,22 @@ func (c *Config) CheckTask(spec *envpool.Spec) error {
 	if err := a.CheckSpec(c.Section(), c.Net, spec); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	if !math.IsNaN(c.Run.TargetSuccess) && agent.SuccessColumn(spec) < 0 {
+		return fmt.Errorf("config: run.target_success = %g, but %s flags no success in its info (no %s key): set target_return instead",
+			c.Run.TargetSuccess, spec.TaskID, strings.Join(agent.SuccessKeys, " or "))
+	}
 	return nil
 }
 
 // Target returns the return that counts as solved: run.target_return, or the task's
-// threshold when that is nan; ok is false when neither is set.
+// threshold when that is nan and no success target is set; ok is false when there is
+// no return target.
 func (c *Config) Target(spec *envpool.Spec) (float64, bool) {
 	if !math.IsNaN(c.Run.TargetReturn) {
 		return c.Run.TargetReturn, true
+	}
+	if !math.IsNaN(c.Run.TargetSuccess) {
+		return 0, false
 	}
 	if spec != nil && spec.HasRewardThreshold() {
 		return spec.RewardThreshold, true

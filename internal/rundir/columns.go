@@ -20,21 +20,32 @@ const (
 	ColReturnMax    = "return_max"         //
 	ColLengthMean   = "length_mean"        // their mean length
 	ColRecentReturn = "recent_return_mean" // mean raw return of the last run.recent_episodes episodes
+	// ColRecentSuccess, the share of the last run.recent_episodes episodes that
+	// succeeded, follows ColRecentReturn for tasks that flag success (agent.Episode).
+	ColRecentSuccess = "recent_success_rate"
 )
 
 // metricsFixed are metrics.csv's leading columns in order.
 var metricsFixed = []string{ColEnvSteps, ColWall, ColStepsPerSec, ColEpisodes, ColReturnMean, ColReturnStd,
 	ColReturnMin, ColReturnMax, ColLengthMean, ColRecentReturn}
 
-// MetricsHeader is metrics.csv's header: the fixed columns, then the learner's
-// statistics (loss terms, entropy, ...) under their own names.
-func MetricsHeader(stats []string) []string {
-	return append(append([]string(nil), metricsFixed...), stats...)
+// MetricsHeader is metrics.csv's header: the fixed columns (with the recent success
+// rate for tasks that flag success), then the learner's statistics (loss terms,
+// entropy, ...) under their own names.
+func MetricsHeader(success bool, stats []string) []string {
+	h := append([]string(nil), metricsFixed...)
+	if success {
+		h = append(h, ColRecentSuccess)
+	}
+	return append(h, stats...)
 }
 
 // IsMetricsFixed reports whether a metrics.csv column is one of the fixed ones
 // rather than a learner's statistic.
 func IsMetricsFixed(name string) bool {
+	if name == ColRecentSuccess {
+		return true
+	}
 	for _, c := range metricsFixed {
 		if c == name {
 			return true
@@ -55,7 +66,7 @@ const (
 // no measurement). TensorBoard files its panels under these names.
 func MetricsGroup(name string) string {
 	switch name {
-	case ColEpisodes, ColReturnMean, ColReturnStd, ColReturnMin, ColReturnMax, ColLengthMean, ColRecentReturn:
+	case ColEpisodes, ColReturnMean, ColReturnStd, ColReturnMin, ColReturnMax, ColLengthMean, ColRecentReturn, ColRecentSuccess:
 		return GroupEpisode
 	case ColWall, ColStepsPerSec:
 		return GroupPerf
@@ -69,10 +80,18 @@ const (
 	ColEnvID       = "env_id"   // which of the pool's environments played it
 	ColReturn      = "return"   // its raw return
 	ColLength      = "length"   // its length in steps
+	ColSuccess     = "success"  // 1 if it succeeded, else 0: only for tasks that flag success
 )
 
-// EpisodesHeader is episodes.csv's header.
-func EpisodesHeader() []string { return []string{ColEpisodeStep, ColEnvID, ColReturn, ColLength} }
+// EpisodesHeader is episodes.csv's header, with the success column for tasks that
+// flag success.
+func EpisodesHeader(success bool) []string {
+	h := []string{ColEpisodeStep, ColEnvID, ColReturn, ColLength}
+	if success {
+		h = append(h, ColSuccess)
+	}
+	return h
+}
 
 // Columns finds a CSV file's columns by name: readers look a column up in the
 // header the file has, never by its position, so a file with more columns, or its

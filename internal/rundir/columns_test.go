@@ -36,22 +36,29 @@ func TestColumns(t *testing.T) {
 }
 
 func TestMetricsHeader(t *testing.T) {
-	h := MetricsHeader([]string{"policy_loss", "entropy"})
+	h := MetricsHeader(false, []string{"policy_loss", "entropy"})
 	want := "env_steps,wall_s,steps_per_s,episodes,return_mean,return_std,return_min,return_max,length_mean,recent_return_mean,policy_loss,entropy"
 	if got := strings.Join(h, ","); got != want {
 		t.Errorf("MetricsHeader = %s, want %s", got, want)
 	}
+	withSuccess := strings.Join(MetricsHeader(true, []string{"policy_loss"}), ",")
+	if want := "length_mean,recent_return_mean,recent_success_rate,policy_loss"; !strings.HasSuffix(withSuccess, want) {
+		t.Errorf("MetricsHeader with success = %s, want it to end %s", withSuccess, want)
+	}
+	if got := strings.Join(EpisodesHeader(true), ","); got != "env_step,env_id,return,length,success" {
+		t.Errorf("EpisodesHeader(true) = %s", got)
+	}
 	h[0] = "changed" // the caller's copy: the next header is untouched
-	if MetricsHeader(nil)[0] != ColEnvSteps {
+	if MetricsHeader(false, nil)[0] != ColEnvSteps {
 		t.Error("MetricsHeader shares its slice with callers")
 	}
-	for name, fixed := range map[string]bool{ColEnvSteps: true, ColRecentReturn: true, "policy_loss": false} {
+	for name, fixed := range map[string]bool{ColEnvSteps: true, ColRecentReturn: true, ColRecentSuccess: true, "policy_loss": false} {
 		if IsMetricsFixed(name) != fixed {
 			t.Errorf("IsMetricsFixed(%s) = %v", name, !fixed)
 		}
 	}
 	for name, group := range map[string]string{ColReturnMean: GroupEpisode, ColEpisodes: GroupEpisode, ColWall: GroupPerf,
-		ColStepsPerSec: GroupPerf, "policy_loss": GroupTrain} {
+		ColStepsPerSec: GroupPerf, ColRecentSuccess: GroupEpisode, "policy_loss": GroupTrain} {
 		if got := MetricsGroup(name); got != group {
 			t.Errorf("MetricsGroup(%s) = %s, want %s", name, got, group)
 		}

@@ -167,9 +167,11 @@ type Meta struct {
 	Reason      string     `json:"reason,omitempty"`
 	EnvSteps    int64      `json:"env_steps"`
 	WallSeconds float64    `json:"wall_seconds"`
-	// Target is the recent-mean return that counts as solved; TargetStep and
-	// TargetWallSeconds say when the run first reached it.
+	// Target is the recent-mean return that counts as solved, TargetSuccess the
+	// recent success rate (either or both); TargetStep and TargetWallSeconds say when
+	// the run first reached them.
 	Target            *float64    `json:"target_return,omitempty"`
+	TargetSuccess     *float64    `json:"target_success,omitempty"`
 	TargetStep        *int64      `json:"target_reached_step,omitempty"`
 	TargetWallSeconds *float64    `json:"target_reached_wall_seconds,omitempty"`
 	BestReturn        *float64    `json:"best_recent_return,omitempty"`

@@ -95,3 +95,29 @@ func init() {
 		}, nil
 	}})
 }
+
+// goalCorridorTask is the corridor with a success flag in its info: set while the
+// walker stands at 3 or beyond, which every episode that reaches the end passes.
+const goalCorridorTask = "TestGoalCorridor-v0"
+
+type goalCorridor struct{ corridor }
+
+func (g *goalCorridor) Observe(obs envpool.Obs, info []float32) {
+	g.corridor.Observe(obs, nil)
+	info[0] = 0
+	if g.pos >= 3 {
+		info[0] = 1
+	}
+}
+
+func init() {
+	envs.Register(envs.Task{ID: goalCorridorTask, Family: "test", New: func(map[string]any) (envpool.Spec, envpool.Factory, error) {
+		spec := envpool.Spec{TaskID: goalCorridorTask, ObsSpace: envpool.UniformBox(-10, 10, envpool.Float32, 2),
+			ActionSpace: envpool.DiscreteSpace(2), MaxEpisodeSteps: 12, FrameSkip: 1, RewardThreshold: math.NaN(),
+			InfoKeys: []string{"success"}}
+		return spec, func(_ int, seed int64) (envpool.Env, error) {
+			pcg := rand.NewPCG(uint64(seed), 99)
+			return &goalCorridor{corridor{pcg: pcg, rng: rand.New(pcg)}}, nil
+		}, nil
+	}})
+}

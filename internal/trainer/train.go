@@ -64,19 +64,22 @@ type Result struct {
 // loopState is the run loop's own state, saved in checkpoints as JSON so that a
 // resumed run logs exactly as an uninterrupted one would.
 type loopState struct {
-	WallSeconds  float64   `json:"wall_seconds"`
-	NextLog      int64     `json:"next_log"`
-	NextCkpt     int64     `json:"next_checkpoint"`
-	Recent       []float64 `json:"recent"`
-	Best         *float64  `json:"best,omitempty"`
-	TargetStep   *int64    `json:"target_step,omitempty"`
-	TargetWall   *float64  `json:"target_wall,omitempty"`
-	StatSums     []float64 `json:"stat_sums"`
-	StatCount    int       `json:"stat_count"`
-	IntReturns   []float64 `json:"interval_returns"`
-	IntLengths   []int     `json:"interval_lengths"`
-	LastLogSteps int64     `json:"last_log_steps"`
-	LastLogWall  float64   `json:"last_log_wall"`
+	WallSeconds float64   `json:"wall_seconds"`
+	NextLog     int64     `json:"next_log"`
+	NextCkpt    int64     `json:"next_checkpoint"`
+	Recent      []float64 `json:"recent"`
+	// RecentSuccess is the success (1 or 0) of the same episodes as Recent, for tasks
+	// that flag success.
+	RecentSuccess []float64 `json:"recent_success,omitempty"`
+	Best          *float64  `json:"best,omitempty"`
+	TargetStep    *int64    `json:"target_step,omitempty"`
+	TargetWall    *float64  `json:"target_wall,omitempty"`
+	StatSums      []float64 `json:"stat_sums"`
+	StatCount     int       `json:"stat_count"`
+	IntReturns    []float64 `json:"interval_returns"`
+	IntLengths    []int     `json:"interval_lengths"`
+	LastLogSteps  int64     `json:"last_log_steps"`
+	LastLogWall   float64   `json:"last_log_wall"`
 }
 
 type runner struct {
@@ -92,10 +95,14 @@ type runner struct {
 	st        loopState
 	target    float64
 	hasTarget bool
-	curves    rundir.Curves
-	start     time.Time
-	wallBase  float64
-	lastDraw  time.Time
+	// success: the task flags success, so episodes.csv and metrics.csv carry it;
+	// targetSuccess is run.target_success (NaN: none).
+	success       bool
+	targetSuccess float64
+	curves        rundir.Curves
+	start         time.Time
+	wallBase      float64
+	lastDraw      time.Time
 
 	launched   time.Time // when Run was called: the early-feedback lines time from it
 	term       bool      // Stderr is a terminal: the progress line is redrawn in place
@@ -259,6 +266,10 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if r.hasTarget {
 		r.meta.Target = &r.target
 	}
+	r.success, r.targetSuccess = agent.SuccessColumn(&spec) >= 0, r.cfg.Run.TargetSuccess
+	if !math.IsNaN(r.targetSuccess) {
+		r.meta.TargetSuccess = &r.targetSuccess
+	}
 	r.curves = rundir.Curves{Title: r.cfg.Env.Task, Window: r.cfg.Run.RecentEpisodes, Target: math.NaN()}
 	if r.hasTarget {
 		r.curves.Target = r.target
@@ -285,7 +296,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 			r.best = *r.st.Best
 		}
 	}
-	header := rundir.MetricsHeader(r.statNames)
+	header := rundir.MetricsHeader(r.success, r.statNames)
 	if r.metrics, err = rundir.OpenCSV(r.dir.File(rundir.MetricsFile), header); err != nil {
 		return err
 	}
@@ -296,7 +307,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	} else if err := writeTBConfig(r.tb, text); err != nil {
 		fmt.Fprintf(r.opts.Stderr, "train: warning: no config in TensorBoard events: %v\n", err)
 	}
-	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), rundir.EpisodesHeader()); err != nil {
+	if r.episodes, err = rundir.OpenCSV(r.dir.File(rundir.EpisodesFile), rundir.EpisodesHeader(r.success)); err != nil {
 		return err
 	}
 	r.wallBase = r.st.WallSeconds
@@ -452,13 +463,17 @@ func (r *runner) loop(ctx context.Context) (string, error) {
 // record writes finished episodes and accumulates the update's statistics.
 func (r *runner) record(eps []agent.Episode, stats []agent.Stat) error {
 	for _, e := range eps {
-		if err := r.episodes.Write([]string{strconv.FormatInt(e.EnvStep, 10), strconv.Itoa(e.EnvID),
-			fmtF(e.Return), strconv.Itoa(e.Length)}); err != nil {
+		row := []string{strconv.FormatInt(e.EnvStep, 10), strconv.Itoa(e.EnvID), fmtF(e.Return), strconv.Itoa(e.Length)}
+		if r.success {
+			row = append(row, fmtF(e.Success))
+		}
+		if err := r.episodes.Write(row); err != nil {
 			return err
 		}
-		r.st.Recent = append(r.st.Recent, e.Return)
-		if n := r.cfg.Run.RecentEpisodes; len(r.st.Recent) > n {
-			r.st.Recent = r.st.Recent[len(r.st.Recent)-n:]
+		n := r.cfg.Run.RecentEpisodes
+		r.st.Recent = lastN(append(r.st.Recent, e.Return), n)
+		if r.success {
+			r.st.RecentSuccess = lastN(append(r.st.RecentSuccess, e.Success), n)
 		}
 		r.st.IntReturns = append(r.st.IntReturns, e.Return)
 		r.st.IntLengths = append(r.st.IntLengths, e.Length)
@@ -474,26 +489,42 @@ func (r *runner) record(eps []agent.Episode, stats []agent.Stat) error {
 	return nil
 }
 
+// lastN returns the last n values of v.
+func lastN(v []float64, n int) []float64 {
+	if len(v) > n {
+		return v[len(v)-n:]
+	}
+	return v
+}
+
 // recentMean is the mean return of the last recent_episodes episodes (NaN before any).
-func (r *runner) recentMean() float64 {
-	if len(r.st.Recent) == 0 {
+func (r *runner) recentMean() float64 { return mean(r.st.Recent) }
+
+// recentSuccess is the share of the last recent_episodes episodes that succeeded (NaN
+// before any, or for tasks without a success flag).
+func (r *runner) recentSuccess() float64 { return mean(r.st.RecentSuccess) }
+
+// mean is the mean of v, NaN when it is empty.
+func mean(v []float64) float64 {
+	if len(v) == 0 {
 		return math.NaN()
 	}
 	s := 0.0
-	for _, v := range r.st.Recent {
-		s += v
+	for _, x := range v {
+		s += x
 	}
-	return s / float64(len(r.st.Recent))
+	return s / float64(len(v))
 }
 
 // checkTarget records when the recent mean first reaches the target (once the window
 // is full) and reports whether it is reached now.
 func (r *runner) checkTarget() bool {
-	if !r.hasTarget || len(r.st.Recent) < r.cfg.Run.RecentEpisodes {
+	bySuccess := !math.IsNaN(r.targetSuccess)
+	if (!r.hasTarget && !bySuccess) || len(r.st.Recent) < r.cfg.Run.RecentEpisodes {
 		return false
 	}
-	m := r.recentMean()
-	if m < r.target {
+	m, sr := r.recentMean(), r.recentSuccess()
+	if (r.hasTarget && m < r.target) || (bySuccess && !(sr >= r.targetSuccess)) {
 		return false
 	}
 	if r.st.TargetStep == nil {
@@ -501,8 +532,12 @@ func (r *runner) checkTarget() bool {
 		r.st.TargetStep, r.st.TargetWall = &s, &w
 		r.meta.TargetStep, r.meta.TargetWallSeconds = &s, &w
 		r.clearProgress()
-		fmt.Fprintf(r.opts.Stdout, "target %g reached: mean return of the last %d episodes %.1f at %d env steps, %.1f s\n",
-			r.target, r.cfg.Run.RecentEpisodes, m, s, w)
+		what := fmt.Sprintf("target %g reached: mean return of the last %d episodes %.1f", r.target, r.cfg.Run.RecentEpisodes, m)
+		if bySuccess {
+			what = fmt.Sprintf("target success rate %g reached: %.3f of the last %d episodes succeeded (mean return %.1f)",
+				r.targetSuccess, sr, r.cfg.Run.RecentEpisodes, m)
+		}
+		fmt.Fprintf(r.opts.Stdout, "%s at %d env steps, %.1f s\n", what, s, w)
 	}
 	return true
 }
@@ -524,6 +559,9 @@ func (r *runner) logInterval() error {
 	recent := r.recentMean()
 	row := []string{strconv.FormatInt(steps, 10), fmtF(wall), fmtF(sps), strconv.Itoa(len(rets)),
 		fmtF(mean), fmtF(std), fmtF(lo), fmtF(hi), fmtF(lenMean), fmtF(recent)}
+	if r.success {
+		row = append(row, fmtF(r.recentSuccess()))
+	}
 	avg := statMeans(r.st.StatSums, r.st.StatCount)
 	for _, v := range avg {
 		row = append(row, fmtF(v))
@@ -531,7 +569,7 @@ func (r *runner) logInterval() error {
 	if err := r.metrics.Write(row); err != nil {
 		return err
 	}
-	r.tb.AddCSVRow(rundir.MetricsHeader(r.statNames), row, rundir.ColEnvSteps)
+	r.tb.AddCSVRow(rundir.MetricsHeader(r.success, r.statNames), row, rundir.ColEnvSteps)
 	r.flush()
 	r.curves.ByWall = append(r.curves.ByWall, rundir.CurvePoint{X: wall, Y: recent})
 	if err := r.curves.WritePNG(r.dir.File(rundir.CurvesFile)); err != nil {
@@ -544,6 +582,9 @@ func (r *runner) logInterval() error {
 	r.clearProgress()
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "steps=%d wall=%.1fs sps=%.0f episodes=%d return=%.2f recent=%.2f", steps, wall, sps, len(rets), mean, recent)
+	if r.success {
+		fmt.Fprintf(&sb, " success=%.3f", r.recentSuccess())
+	}
 	for i, n := range r.statNames {
 		fmt.Fprintf(&sb, " %s=%.4g", n, avg[i])
 	}
