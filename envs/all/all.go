@@ -13,5 +13,7 @@ import (
 
 	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/adroit" // Gymnasium-Robotics' AdroitHand*-v1 (libmujoco2.2.2 too)
 
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/kitchen" // Gymnasium-Robotics' FrankaKitchen-v1 (libmujoco2.2.2 too)
+
 	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/pointmaze" // Gymnasium-Robotics' PointMaze_*-v3 (libmujoco2.2.2 too)
 )
