@@ -149,19 +149,14 @@ type Env struct {
 
 	pix    *pixels                     // pixel observations, when the task renders them
 	states *mujoco.FrameStack[float32] // stacked state observations (frame_stack > 1)
-	frames *frames                     // recordings' renderer, made at the first FrameRGBA
+	frames mujoco.Frames               // recordings' renderer, made at the first FrameRGBA
 }
 
 // newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
 // episode), its data, a generator seeded with seed, and its task logic.
 func newEnv(t *task, seed int64) (*Env, error) {
-	m, err := t.model.Copy()
+	m, d, err := t.model.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub), qpos0: make([]float64, m.NQ), qvel0: make([]float64, m.NV)}
@@ -308,9 +303,7 @@ func (e *Env) observeState(o []float32) {
 // Close implements io.Closer: it frees the env's renderers, data and model copy.
 func (e *Env) Close() error {
 	e.pix.close()
-	if e.frames != nil {
-		e.frames.r.Close()
-	}
+	e.frames.Close()
 	e.p.D.Close()
 	return e.p.M.Close()
 }

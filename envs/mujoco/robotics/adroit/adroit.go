@@ -56,19 +56,16 @@ var tasks = []task{
 
 // ID is the EnvPool id of a task: AdroitHand<name>-v1, with Sparse before -v1.
 func ID(name string, sparse bool) string {
-	if sparse {
-		return "AdroitHand" + name + "Sparse-v1"
-	}
-	return "AdroitHand" + name + "-v1"
+	return mjrobot.VariantIDs("AdroitHand", "Sparse", "v1", name)[map[bool]int{true: 1}[sparse]]
 }
 
 // TaskIDs returns the family's ids in EnvPool's order.
 func TaskIDs() []string {
-	var ids []string
+	var names []string
 	for _, t := range tasks {
-		ids = append(ids, ID(t.name, false), ID(t.name, true))
+		names = append(names, t.name)
 	}
-	return ids
+	return mjrobot.VariantIDs("AdroitHand", "Sparse", "v1", names...)
 }
 
 // InfoKeys are the tasks' info columns: success (the task's goal_achieved), distance

@@ -17,9 +17,7 @@ import (
 // makeHand builds one env of an Adroit task outside any pool.
 func makeHand(t *testing.T, id string, seed int64) (*mjrobot.Env, *Hand, envpool.Spec) {
 	t.Helper()
-	e, spec := robottest.MakeEnv(t, id, nil, seed)
-	me := e.(*mjrobot.Env)
-	return me, me.Logic().(*Hand), spec
+	return robottest.MakeLogic[*Hand](t, id, nil, seed)
 }
 
 // TestSpecs: EnvPool's 8 ids with its observation and action sizes (obs_dim,
@@ -55,11 +53,7 @@ func TestSpecs(t *testing.T) {
 
 // TestEpisodes: every id through whole random episodes (200 steps) in a sync and an
 // async pool.
-func TestEpisodes(t *testing.T) {
-	for _, id := range TaskIDs() {
-		t.Run(id, func(t *testing.T) { robottest.PoolEpisodes(t, id, 0) })
-	}
-}
+func TestEpisodes(t *testing.T) { robottest.Episodes(t, 0, TaskIDs()...) }
 
 // TestServoGains: the wrist actuators get kp 10 and the finger ones kp 1, as
 // Gymnasium-Robotics sets them, and actions map onto the control ranges.

@@ -15,9 +15,7 @@ import (
 // makeKitchen builds one kitchen env outside any pool.
 func makeKitchen(t *testing.T, opts map[string]any, seed int64) (*mjrobot.Env, *Kitchen, envpool.Spec) {
 	t.Helper()
-	e, spec := robottest.MakeEnv(t, ID, opts, seed)
-	me := e.(*mjrobot.Env)
-	return me, me.Logic().(*Kitchen), spec
+	return robottest.MakeLogic[*Kitchen](t, ID, opts, seed)
 }
 
 // TestSpec: EnvPool's observation schema (59 values, then the seven desired and the

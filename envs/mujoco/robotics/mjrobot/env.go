@@ -14,7 +14,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs/mujoco"
@@ -142,18 +141,13 @@ type Env struct {
 
 	fault    int
 	faultMsg string
-	frames   *frames
+	frames   mujoco.Frames // pictures' renderer, made at the first picture
 }
 
 // NewEnv makes an env of t whose randomness comes from seed.
 func NewEnv(t *Task, seed int64) (*Env, error) {
-	m, err := t.Model.Copy()
+	m, d, err := t.Model.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	s := &Sim{
@@ -255,10 +249,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 
 // Close implements io.Closer: it frees the env's renderer, data and model copy.
 func (e *Env) Close() error {
-	if e.frames != nil {
-		e.frames.r.Close()
-		e.frames = nil
-	}
+	e.frames.Close()
 	e.s.D.Close()
 	return e.s.M.Close()
 }
@@ -276,13 +267,6 @@ func Put(dst []float32, src ...float64) []float32 {
 // size the mujoco package's tasks use.
 const FrameSize = mujoco.FrameSize
 
-// frames is an env's renderer for pictures, made at its first picture.
-type frames struct {
-	r    *mujoco.Renderer
-	img  *image.RGBA
-	view mujoco.View
-}
-
 // An env draws itself, with a system library that may be missing.
 var (
 	_ envpool.Renderer      = (*Env)(nil)
@@ -299,56 +283,20 @@ func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 // FrameRGBA draws the env's current state from the task's view at FrameSize x
 // FrameSize. The image is the env's own and is overwritten by the next call.
 func (e *Env) FrameRGBA() (*image.RGBA, error) {
-	if e.frames == nil {
-		r, err := mujoco.NewRendererWith(e.s.M, FrameSize, FrameSize, mujoco.RenderOptions{ShadowSize: 1024})
-		if err != nil {
-			return nil, err
-		}
-		v := e.s.M.FreeView()
+	return e.frames.Draw(e.s.D, func() mujoco.View {
 		if e.t.View != nil {
-			v = e.t.View(e.s)
+			return e.t.View(e.s)
 		}
-		e.frames = &frames{r: r, img: image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize)), view: v}
-	}
-	if err := e.frames.r.RenderRGBA(e.s.D, e.frames.view, e.frames.img); err != nil {
-		return nil, err
-	}
-	return e.frames.img, nil
+		return e.s.M.FreeView()
+	})
 }
 
 // RenderFPS is the task's frame rate in simulated time, one picture per env step.
 func (e *Env) RenderFPS() float64 { return e.t.Spec.RenderFPS }
 
-// GymView is the camera Gymnasium-Robotics' and EnvPool's renderers start from: a
-// free camera looking at the median of the geoms' current positions from
-// stat.extent, at MuJoCo's default azimuth 90 and elevation -45. Tasks then set their
-// own distance and angles on it.
-func GymView(s *Sim) mujoco.View {
-	v := mujoco.DefaultView()
-	v.Distance = s.M.Extent()
-	xpos := s.D.Float64s("geom_xpos")
-	col := make([]float64, len(xpos)/3)
-	for axis := range 3 {
-		for i := range col {
-			col[i] = xpos[3*i+axis]
-		}
-		v.Lookat[axis] = median(col)
-	}
-	return v
-}
-
-// median is numpy's median: the middle value, or the mean of the two middle ones.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
-}
+// GymView is the camera Gymnasium-Robotics' and EnvPool's renderers start from
+// (mujoco.MedianView); tasks set their own distance and angles on it.
+func GymView(s *Sim) mujoco.View { return mujoco.MedianView(s.D) }
 
 // Spec fills in the parts of a spec every task of these families shares: a Box
 // observation of the layout's total size (unbounded), actions in [-1, 1] of nu
@@ -380,29 +328,19 @@ func Spec(id string, layout []envpool.ObsField, nu int, infoKeys []string, infoL
 	}
 }
 
-// modelCache holds compiled models by key (a task's model document and the options
-// that shape it): compiling is done once per process, and the read-only model is
-// shared by every env and pool of the task, which copy it.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*mujoco.Model
+// CachedModel returns the model compiled under key (prefixed with "robotics "),
+// compiling it with load the first time (mujoco.CachedModel).
+func CachedModel(key string, load func() (*mujoco.Model, error)) (*mujoco.Model, error) {
+	return mujoco.CachedModel("robotics "+key, load)
 }
 
-// CachedModel returns the model compiled under key, compiling it with load the first
-// time.
-func CachedModel(key string, load func() (*mujoco.Model, error)) (*mujoco.Model, error) {
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if m, ok := modelCache.m[key]; ok {
-		return m, nil
+// VariantIDs lists EnvPool's ids of tasks registered in two reward variants: for each
+// name, in order, prefix+name+"-"+version and prefix+name+suffix+"-"+version
+// (AdroitHandDoor-v1, AdroitHandDoorSparse-v1, ...).
+func VariantIDs(prefix, suffix, version string, names ...string) []string {
+	ids := make([]string, 0, 2*len(names))
+	for _, n := range names {
+		ids = append(ids, prefix+n+"-"+version, prefix+n+suffix+"-"+version)
 	}
-	m, err := load()
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*mujoco.Model{}
-	}
-	modelCache.m[key] = m
-	return m, nil
+	return ids
 }

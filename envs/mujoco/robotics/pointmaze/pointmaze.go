@@ -73,19 +73,16 @@ type Options struct {
 // ID is the EnvPool id of a maze task: PointMaze_<name>-v3, with Dense before -v3 for
 // the dense reward.
 func ID(name string, dense bool) string {
-	if dense {
-		return "PointMaze_" + name + "Dense-v3"
-	}
-	return "PointMaze_" + name + "-v3"
+	return mjrobot.VariantIDs("PointMaze_", "Dense", "v3", name)[map[bool]int{true: 1}[dense]]
 }
 
 // TaskIDs returns the family's ids in EnvPool's order.
 func TaskIDs() []string {
-	var ids []string
+	var names []string
 	for _, t := range mazeTasks {
-		ids = append(ids, ID(t.name, false), ID(t.name, true))
+		names = append(names, t.name)
 	}
-	return ids
+	return mjrobot.VariantIDs("PointMaze_", "Dense", "v3", names...)
 }
 
 func init() {

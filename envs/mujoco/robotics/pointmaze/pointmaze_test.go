@@ -65,11 +65,7 @@ func TestSpecs(t *testing.T) {
 }
 
 // TestEpisodes: every id through whole random episodes in a sync and an async pool.
-func TestEpisodes(t *testing.T) {
-	for _, id := range TaskIDs() {
-		t.Run(id, func(t *testing.T) { robottest.PoolEpisodes(t, id, 0) })
-	}
-}
+func TestEpisodes(t *testing.T) { robottest.Episodes(t, 0, TaskIDs()...) }
 
 // TestMazeModel: the generated model has one box per wall cell at the cell's centre,
 // half a cell wide and half maze_height high (scaled), and the ball's two slide

@@ -90,6 +90,26 @@ func RandomAction(rng *rand.Rand, n int) []float32 {
 	return a
 }
 
+// Episodes runs PoolEpisodes for each id as a subtest.
+func Episodes(t *testing.T, limit int, ids ...string) {
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) { PoolEpisodes(t, id, limit) })
+	}
+}
+
+// MakeLogic builds one env of a task outside any pool and returns it with its task
+// logic, of the type L the family's tests read state from.
+func MakeLogic[L any](t *testing.T, id string, opts map[string]any, seed int64) (*mjrobot.Env, L, envpool.Spec) {
+	t.Helper()
+	e, spec := MakeEnv(t, id, opts, seed)
+	me := e.(*mjrobot.Env)
+	l, ok := me.Logic().(L)
+	if !ok {
+		t.Fatalf("%s: logic %T", id, me.Logic())
+	}
+	return me, l, spec
+}
+
 // PoolEpisodes runs a task through random episodes in a sync pool (2 envs, batches
 // of 2) and an async pool (3 envs, batches of 2) until every env has ended an episode:
 // every observation is finite, no step reports a fault, rewards are finite, and an
