@@ -54,18 +54,12 @@ var tasks = []task{
 	{"Relocate", "adroit_relocate.xml", 39, newRelocate, 1.5, 90},
 }
 
-// ID is the EnvPool id of a task: AdroitHand<name>-v1, with Sparse before -v1.
-func ID(name string, sparse bool) string {
-	return mjrobot.VariantIDs("AdroitHand", "Sparse", "v1", name)[map[bool]int{true: 1}[sparse]]
-}
+// ids are the family's ids: AdroitHand<name>-v1, and AdroitHand<name>Sparse-v1.
+var ids = mjrobot.Variants{Prefix: "AdroitHand", Suffix: "Sparse", Version: "v1"}
 
 // TaskIDs returns the family's ids in EnvPool's order.
 func TaskIDs() []string {
-	var names []string
-	for _, t := range tasks {
-		names = append(names, t.name)
-	}
-	return mjrobot.VariantIDs("AdroitHand", "Sparse", "v1", names...)
+	return ids.IDs("Door", "Hammer", "Pen", "Relocate")
 }
 
 // InfoKeys are the tasks' info columns: success (the task's goal_achieved), distance
@@ -80,7 +74,7 @@ func init() {
 			if sparse {
 				defaults.RewardType = "sparse"
 			}
-			id := ID(t.name, sparse)
+			id := ids.ID(t.name, sparse)
 			envs.Register(envs.Task{ID: id, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 				o := defaults
 				if err := envs.DecodeOptions(m, &o); err != nil {

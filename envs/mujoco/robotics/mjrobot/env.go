@@ -267,17 +267,16 @@ func Put(dst []float32, src ...float64) []float32 {
 // size the mujoco package's tasks use.
 const FrameSize = mujoco.FrameSize
 
-// An env draws itself, with a system library that may be missing.
-var (
-	_ envpool.Renderer      = (*Env)(nil)
-	_ envpool.RenderChecker = (*Env)(nil)
-)
+// An env draws itself (with libOSMesa, which may be missing).
+var _ interface {
+	envpool.Renderer
+	envpool.RenderChecker
+} = (*Env)(nil)
 
-// CanRender reports whether Render can draw (envpool.RenderChecker): nil when
-// libOSMesa and MuJoCo's renderer load, else an error naming the package to install.
+// CanRender is envpool.RenderChecker: whether libOSMesa and MuJoCo's renderer load.
 func (e *Env) CanRender() error { return mujoco.LoadOSMesa() }
 
-// Render draws the env's current state (envpool.Renderer): FrameRGBA's picture.
+// Render is envpool.Renderer: the picture of FrameRGBA.
 func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 
 // FrameRGBA draws the env's current state from the task's view at FrameSize x
@@ -334,13 +333,24 @@ func CachedModel(key string, load func() (*mujoco.Model, error)) (*mujoco.Model,
 	return mujoco.CachedModel("robotics "+key, load)
 }
 
-// VariantIDs lists EnvPool's ids of tasks registered in two reward variants: for each
-// name, in order, prefix+name+"-"+version and prefix+name+suffix+"-"+version
-// (AdroitHandDoor-v1, AdroitHandDoorSparse-v1, ...).
-func VariantIDs(prefix, suffix, version string, names ...string) []string {
+// Variants names the tasks a family registers in two reward variants, as EnvPool
+// does: Prefix+name+"-"+Version, and the variant with Suffix before the version
+// (AdroitHandDoor-v1 and AdroitHandDoorSparse-v1).
+type Variants struct{ Prefix, Suffix, Version string }
+
+// ID is a task's id, of the variant or not.
+func (v Variants) ID(name string, variant bool) string {
+	if variant {
+		name += v.Suffix
+	}
+	return v.Prefix + name + "-" + v.Version
+}
+
+// IDs lists, for each name in order, the plain task's id and the variant's.
+func (v Variants) IDs(names ...string) []string {
 	ids := make([]string, 0, 2*len(names))
 	for _, n := range names {
-		ids = append(ids, prefix+n+"-"+version, prefix+n+suffix+"-"+version)
+		ids = append(ids, v.ID(n, false), v.ID(n, true))
 	}
 	return ids
 }

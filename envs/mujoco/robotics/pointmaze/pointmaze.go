@@ -70,19 +70,17 @@ type Options struct {
 	FrameSkip          int     `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.01 s) per action"`
 }
 
-// ID is the EnvPool id of a maze task: PointMaze_<name>-v3, with Dense before -v3 for
-// the dense reward.
-func ID(name string, dense bool) string {
-	return mjrobot.VariantIDs("PointMaze_", "Dense", "v3", name)[map[bool]int{true: 1}[dense]]
-}
+// ids are the family's ids: PointMaze_<name>-v3 (sparse reward) and
+// PointMaze_<name>Dense-v3.
+var ids = mjrobot.Variants{Prefix: "PointMaze_", Suffix: "Dense", Version: "v3"}
 
 // TaskIDs returns the family's ids in EnvPool's order.
 func TaskIDs() []string {
-	var names []string
-	for _, t := range mazeTasks {
-		names = append(names, t.name)
+	names := make([]string, len(mazeTasks))
+	for i, t := range mazeTasks {
+		names[i] = t.name
 	}
-	return mjrobot.VariantIDs("PointMaze_", "Dense", "v3", names...)
+	return ids.IDs(names...)
 }
 
 func init() {
@@ -93,7 +91,7 @@ func init() {
 				reward = "dense"
 			}
 			defaults := Options{MazeMap: t.mazeMap, RewardType: reward, ContinuingTask: true, MazeSizeScaling: 1, MazeHeight: 0.4, PositionNoiseRange: 0.25, FrameSkip: 1}
-			id, limit := ID(t.name, dense), t.limit
+			id, limit := ids.ID(t.name, dense), t.limit
 			envs.Register(envs.Task{ID: id, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 				o := defaults
 				if err := envs.DecodeOptions(m, &o); err != nil {
