@@ -124,7 +124,7 @@ type task struct {
 	opts  taskOptions
 	pix   pixelConfig // pixel observations (size 0: the state's)
 	// stateStack is frame_stack for state observations (1: none), frameLen one
-	// observation's length and frameLayout its fields, which observeStack stacks.
+	// observation's length and frameLayout its fields, which the stack writes field by field.
 	stateStack, frameLen int
 	frameLayout          []envpool.ObsField
 }
@@ -285,7 +285,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	case e.pix != nil:
 		e.pix.observe(obs.U8)
 	case e.states != nil:
-		e.observeStack(obs.F32)
+		e.states.ObserveFields(obs.F32, e.t.frameLayout)
 	default:
 		e.observeState(obs.F32)
 	}
@@ -306,15 +306,4 @@ func (e *Env) Close() error {
 	e.frames.Close()
 	e.p.D.Close()
 	return e.p.M.Close()
-}
-
-// observeStack writes the stacked states field by field, as EnvPool stacks each entry
-// of the suite's observation dict: a field's frames, oldest first, then the next field.
-func (e *Env) observeStack(o []float32) {
-	at := 0
-	for _, f := range e.t.frameLayout {
-		for k := range e.states.Len() {
-			at += copy(o[at:at+f.Size], e.states.Frame(k)[f.Offset:f.Offset+f.Size])
-		}
-	}
 }

@@ -195,7 +195,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	obsSpace := envpool.UniformBox(-inf, inf, envpool.Float32, n)
 	if stateStack > 1 {
 		t.stateStack, t.frameLen, t.frameLayout = stateStack, n, layout
-		obsSpace, layout = envpool.UniformBox(-inf, inf, envpool.Float32, stateStack*n), stackedLayout(layout, stateStack)
+		obsSpace, layout = envpool.UniformBox(-inf, inf, envpool.Float32, stateStack*n), mujoco.StackedLayout(layout, stateStack)
 	}
 	if pix.size > 0 {
 		obsSpace, layout = envpool.UniformBox(0, 255, envpool.Uint8, pix.channels(), pix.size, pix.size), nil
@@ -219,14 +219,4 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
-}
-
-// stackedLayout is the layout of k stacked observations of layout: each field's k
-// frames together, in the field order (see Env.observeStack).
-func stackedLayout(layout []envpool.ObsField, k int) []envpool.ObsField {
-	out := make([]envpool.ObsField, len(layout))
-	for i, f := range layout {
-		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size, Scalar: f.Scalar, Frames: k}
-	}
-	return out
 }

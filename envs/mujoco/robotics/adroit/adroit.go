@@ -34,6 +34,7 @@ var assets embed.FS
 type Options struct {
 	RewardType string `toml:"reward_type" oneof:"dense|sparse" help:"dense: the task's shaped reward; sparse: 10 on success, else -0.1"`
 	FrameSkip  int    `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.002 s) per action"`
+	FrameStack int    `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, oldest first: a (frame_stack, n) array"`
 }
 
 // task is one Adroit task: its id stem, model file, observation length and its
@@ -70,7 +71,7 @@ var InfoKeys = []string{"success", "distance"}
 func init() {
 	for _, t := range tasks {
 		for _, sparse := range []bool{false, true} {
-			defaults := Options{RewardType: "dense", FrameSkip: 5}
+			defaults := Options{RewardType: "dense", FrameSkip: 5, FrameStack: 1}
 			if sparse {
 				defaults.RewardType = "sparse"
 			}
@@ -157,8 +158,9 @@ func (t task) build(id string, o Options) (envpool.Spec, envpool.Factory, error)
 			return v
 		},
 	}
+	mt.StackFrames(o.FrameStack)
 	factory := func(_ int, seed int64) (envpool.Env, error) { return mjrobot.NewEnv(mt, seed) }
-	return spec, factory, nil
+	return mt.Spec, factory, nil
 }
 
 // resolver looks up the ids of named objects, keeping the first failure.

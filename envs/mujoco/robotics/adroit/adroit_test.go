@@ -330,3 +330,25 @@ func TestBadInput(t *testing.T) {
 // TestRender: the door task draws through the offscreen renderer, meshes and textures
 // loaded from the archive.
 func TestRender(t *testing.T) { robottest.Render(t, "AdroitHandDoor-v1") }
+
+// TestFrameStack: an Adroit observation stacked 2 deep is a (2, 45) array, the
+// previous observation then the current one.
+func TestFrameStack(t *testing.T) {
+	e, spec := robottest.MakeEnv(t, "AdroitHandPen-v1", map[string]any{"frame_stack": 2}, 1)
+	plain, pspec := robottest.MakeEnv(t, "AdroitHandPen-v1", nil, 1)
+	if !slices.Equal(spec.ObsSpace.Shape, []int{2, 45}) {
+		t.Fatalf("stacked shape %v", spec.ObsSpace.Shape)
+	}
+	e.Reset()
+	plain.Reset()
+	before, _ := robottest.Observe(t, plain, pspec)
+	a := make([]float32, spec.ActionSpace.Size())
+	a[3] = 0.7
+	e.Step(a)
+	plain.Step(a)
+	after, _ := robottest.Observe(t, plain, pspec)
+	obs, _ := robottest.Observe(t, e, spec)
+	if !slices.Equal(obs[:45], before) || !slices.Equal(obs[45:], after) {
+		t.Errorf("stacked %v, want %v then %v", obs, before, after)
+	}
+}

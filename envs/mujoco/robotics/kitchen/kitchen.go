@@ -122,6 +122,7 @@ type Options struct {
 	RobotNoiseRatio           float64  `toml:"robot_noise_ratio" range:"[0,inf)" help:"scale of the uniform noise on the arm's observed joints"`
 	ObjectNoiseRatio          float64  `toml:"object_noise_ratio" range:"[0,inf)" help:"scale of the uniform noise on the objects' observed coordinates"`
 	FrameSkip                 int      `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.002 s) per action"`
+	FrameStack                int      `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, each entry's frames together, oldest first"`
 }
 
 // InfoKeys are the task's info columns, the three masks of 7 values, then the fault
@@ -129,7 +130,7 @@ type Options struct {
 var InfoKeys = []string{"tasks_to_complete", "step_task_completions", "episode_task_completions"}
 
 func init() {
-	defaults := Options{TasksToComplete: TaskNames(), TerminateOnTasksCompleted: true, RemoveTaskWhenCompleted: true, RobotNoiseRatio: 0.01, ObjectNoiseRatio: 0.0005, FrameSkip: 40}
+	defaults := Options{TasksToComplete: TaskNames(), TerminateOnTasksCompleted: true, RemoveTaskWhenCompleted: true, RobotNoiseRatio: 0.01, ObjectNoiseRatio: 0.0005, FrameSkip: 40, FrameStack: 1}
 	envs.Register(envs.Task{ID: ID, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 		o := defaults
 		o.TasksToComplete = slices.Clone(defaults.TasksToComplete)
@@ -203,8 +204,9 @@ func build(o Options) (envpool.Spec, envpool.Factory, error) {
 			return mujoco.View{Kind: mujoco.ViewFree, ID: -1, Lookat: [3]float64{-0.2, 0.5, 2.0}, Distance: 2.2, Azimuth: 70, Elevation: -35}
 		},
 	}
+	t.StackFrames(o.FrameStack)
 	factory := func(_ int, seed int64) (envpool.Env, error) { return mjrobot.NewEnv(t, seed) }
-	return spec, factory, nil
+	return t.Spec, factory, nil
 }
 
 // robotJoints are the arm's joints, the model's joints named robot:..., in model

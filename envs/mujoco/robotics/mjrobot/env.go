@@ -131,6 +131,31 @@ type Task struct {
 	// View is the camera pictures are drawn from, given the env's state at its first
 	// picture; nil: FreeView.
 	View func(s *Sim) mujoco.View
+
+	// stack is frame_stack (StackFrames), frameLayout the fields of one frame.
+	stack       int
+	frameLayout []envpool.ObsField
+}
+
+// StackFrames makes the task's observation the last k observations (EnvPool's
+// frame_stack), each field's k frames together, oldest first, after a reset all equal
+// to the reset's; the spec's observation space and layout become the stacked ones. A
+// task whose observation has no layout gets a (k, n) observation. k of 1 changes
+// nothing.
+func (t *Task) StackFrames(k int) {
+	if k <= 1 {
+		return
+	}
+	n := t.Spec.ObsSpace.Size()
+	inf := float32(math.Inf(1))
+	t.stack, t.frameLayout = k, t.Spec.ObsLayout
+	if t.frameLayout == nil {
+		t.frameLayout = []envpool.ObsField{{Name: "obs", Size: n}}
+		t.Spec.ObsSpace = envpool.UniformBox(-inf, inf, envpool.Float32, k, n)
+		return
+	}
+	t.Spec.ObsSpace = envpool.UniformBox(-inf, inf, envpool.Float32, k*n)
+	t.Spec.ObsLayout = mujoco.StackedLayout(t.frameLayout, k)
 }
 
 // Env is one env of a task. It implements envpool.Env, envpool.Renderer and io.Closer.
@@ -141,7 +166,8 @@ type Env struct {
 
 	fault    int
 	faultMsg string
-	frames   mujoco.Frames // pictures' renderer, made at the first picture
+	frames   mujoco.Frames               // pictures' renderer, made at the first picture
+	states   *mujoco.FrameStack[float32] // the stacked observations, with frame_stack
 }
 
 // NewEnv makes an env of t whose randomness comes from seed.
@@ -158,6 +184,9 @@ func NewEnv(t *Task, seed int64) (*Env, error) {
 		initTime: d.Time(),
 	}
 	e := &Env{t: t, s: s}
+	if t.stack > 1 {
+		e.states = mujoco.NewFrameStack[float32](t.stack, t.Spec.ObsSpace.Size()/t.stack)
+	}
 	if e.logic, err = t.NewLogic(s); err != nil {
 		e.Close()
 		return nil, fmt.Errorf("%s: %w", t.Spec.TaskID, err)
@@ -185,11 +214,36 @@ func (e *Env) Reset() {
 		e.logic.Reset(e.s)
 	}
 	e.check()
+	e.push(true)
+}
+
+// push adds the current observation to the env's stack, when it stacks them (fill:
+// after a reset).
+func (e *Env) push(fill bool) {
+	if e.states != nil {
+		e.observe(e.states.Slot())
+		e.states.Push(fill)
+	}
+}
+
+// observe writes the current observation, zeros in place of non-finite values after
+// a fault.
+func (e *Env) observe(o []float32) {
+	e.logic.Observe(e.s, o)
+	if e.fault != mujoco.FaultNone {
+		mujoco.ZeroNonFinite(o)
+	}
 }
 
 // Step implements envpool.Env. An action of the wrong length, a MuJoCo error or a
 // diverged state ends the episode as truncated with the "error" info column set.
 func (e *Env) Step(a []float32) envpool.StepResult {
+	r := e.step(a)
+	e.push(false)
+	return r
+}
+
+func (e *Env) step(a []float32) envpool.StepResult {
 	if e.fault == mujoco.FaultNone && len(a) != e.t.Spec.ActionSpace.Size() {
 		e.setFault(mujoco.FaultBadAction, fmt.Sprintf("action has %d values; %s takes %d", len(a), e.t.Spec.TaskID, e.t.Spec.ActionSpace.Size()))
 	}
@@ -237,11 +291,13 @@ func (e *Env) setFault(code int, msg string) {
 }
 
 // Observe implements envpool.Env: the task's observation (zeros in place of
-// non-finite values after a fault), its info columns, then the fault code.
+// non-finite values after a fault) or the stacked ones, its info columns, then the
+// fault code.
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
-	e.logic.Observe(e.s, obs.F32)
-	if e.fault != mujoco.FaultNone {
-		mujoco.ZeroNonFinite(obs.F32)
+	if e.states != nil {
+		e.states.ObserveFields(obs.F32, e.t.frameLayout)
+	} else {
+		e.observe(obs.F32)
 	}
 	e.logic.Info(e.s, info[:len(info)-1])
 	info[len(info)-1] = float32(e.fault)

@@ -68,6 +68,7 @@ type Options struct {
 	MazeHeight         float64 `toml:"maze_height" range:"(0,inf)" help:"the walls' height, in cells"`
 	PositionNoiseRange float64 `toml:"position_noise_range" range:"[0,inf)" help:"goal and start are drawn uniformly within this many cells of a cell's centre, per axis"`
 	FrameSkip          int     `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.01 s) per action"`
+	FrameStack         int     `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, each entry's frames together, oldest first"`
 }
 
 // ids are the family's ids: PointMaze_<name>-v3 (sparse reward) and
@@ -90,7 +91,7 @@ func init() {
 			if dense {
 				reward = "dense"
 			}
-			defaults := Options{MazeMap: t.mazeMap, RewardType: reward, ContinuingTask: true, MazeSizeScaling: 1, MazeHeight: 0.4, PositionNoiseRange: 0.25, FrameSkip: 1}
+			defaults := Options{MazeMap: t.mazeMap, RewardType: reward, ContinuingTask: true, MazeSizeScaling: 1, MazeHeight: 0.4, PositionNoiseRange: 0.25, FrameSkip: 1, FrameStack: 1}
 			id, limit := ids.ID(t.name, dense), t.limit
 			envs.Register(envs.Task{ID: id, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 				o := defaults
@@ -147,6 +148,7 @@ func build(id string, limit int, o Options) (envpool.Spec, envpool.Factory, erro
 			return v
 		},
 	}
+	t.StackFrames(o.FrameStack)
 	factory := func(_ int, seed int64) (envpool.Env, error) {
 		e, err := mjrobot.NewEnv(t, seed)
 		if err != nil {
@@ -154,7 +156,7 @@ func build(id string, limit int, o Options) (envpool.Spec, envpool.Factory, erro
 		}
 		return &Env{Env: e, dense: o.RewardType == "dense"}, nil
 	}
-	return spec, factory, nil
+	return t.Spec, factory, nil
 }
 
 // Env is one PointMaze env: the family's env with the task's compute_reward.
@@ -167,9 +169,12 @@ var _ envpool.GoalRewarder = (*Env)(nil)
 
 // ComputeReward implements envpool.GoalRewarder: exp(-|achieved - desired|) for the
 // dense tasks, 1 within SuccessDistance and 0 beyond for the sparse ones, the reward a
-// step ending at achieved with goal desired gives.
+// step ending at achieved with goal desired gives (of their newest frames, with
+// frame_stack).
 func (e *Env) ComputeReward(achieved, desired []float32) float32 {
-	d := math.Hypot(float64(achieved[0])-float64(desired[0]), float64(achieved[1])-float64(desired[1]))
+	// With frame_stack the goals hold several frames, the newest last.
+	a, d0 := achieved[len(achieved)-2:], desired[len(desired)-2:]
+	d := math.Hypot(float64(a[0])-float64(d0[0]), float64(a[1])-float64(d0[1]))
 	return float32(reward(d, e.dense))
 }
 

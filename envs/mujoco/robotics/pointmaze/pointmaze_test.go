@@ -320,3 +320,30 @@ func TestVelocityBound(t *testing.T) {
 
 // TestRender: the large maze draws through the offscreen renderer.
 func TestRender(t *testing.T) { robottest.Render(t, "PointMaze_Large-v3") }
+
+// TestFrameStack: with frame_stack 3 each entry holds three frames, oldest first: after
+// a reset all three are the reset's, after a step the newest is the step's and the
+// others move back one; compute_reward reads the newest frames of stacked goals.
+func TestFrameStack(t *testing.T) {
+	e, l, spec := makeMaze(t, "PointMaze_OpenDense-v3", map[string]any{"frame_stack": 3}, 8)
+	if spec.ObsSpace.Size() != 24 || spec.ObsLayout[0].Size != 12 || spec.ObsLayout[0].Frames != 3 || spec.ObsLayout[2].Offset != 18 {
+		t.Fatalf("stacked spec %v %+v", spec.ObsSpace, spec.ObsLayout)
+	}
+	e.Reset()
+	obs0, _ := robottest.Observe(t, e, spec)
+	first := slices.Clone(robottest.Entry(t, spec, obs0, "observation")[8:12])
+	if !slices.Equal(robottest.Entry(t, spec, obs0, "observation")[0:4], first) {
+		t.Fatalf("frames after a reset differ: %v", obs0)
+	}
+	r := e.Step([]float32{1, -1})
+	obs, _ := robottest.Observe(t, e, spec)
+	o := robottest.Entry(t, spec, obs, "observation")
+	q, v := e.Sim().D.Qpos, e.Sim().D.Qvel
+	if !slices.Equal(o[4:8], first) || !slices.Equal(o[8:12], []float32{float32(q[0]), float32(q[1]), float32(v[0]), float32(v[1])}) {
+		t.Fatalf("stacked observation %v after a step (state %v %v)", o, q, v)
+	}
+	ach, des := robottest.Entry(t, spec, obs, "achieved_goal"), robottest.Entry(t, spec, obs, "desired_goal")
+	if len(ach) != 6 || math.Abs(float64(e.ComputeReward(ach, des)-r.Reward)) > 1e-6 || des[5] != float32(l.Goal[1]) {
+		t.Fatalf("stacked goals %v %v: reward %v, step reward %v", ach, des, e.ComputeReward(ach, des), r.Reward)
+	}
+}
