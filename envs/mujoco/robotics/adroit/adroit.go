@@ -249,9 +249,6 @@ func (h *Hand) Info(_ *mjrobot.Sim, info []float32) {
 	mjrobot.Put(info, success, h.Distance)
 }
 
-// Task returns the task's own logic, for tests.
-func (h *Hand) Task() any { return h.task }
-
 func sub(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 func norm(a [3]float64) float64      { return math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2]) }
 func dot(a, b [3]float64) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }

@@ -58,7 +58,7 @@ func TestEpisodes(t *testing.T) { robottest.Episodes(t, 0, TaskIDs()...) }
 // TestServoGains: the wrist actuators get kp 10 and the finger ones kp 1, as
 // Gymnasium-Robotics sets them, and actions map onto the control ranges.
 func TestServoGains(t *testing.T) {
-	e, h, _ := makeHand(t, "AdroitHandRelocate-v1", 0)
+	e, _, _ := makeHand(t, "AdroitHandRelocate-v1", 0)
 	m := e.Sim().M
 	gain, bias := m.Float64s("actuator_gainprm"), m.Float64s("actuator_biasprm")
 	ng, nb := len(gain)/m.NU, len(bias)/m.NU
@@ -85,7 +85,6 @@ func TestServoGains(t *testing.T) {
 			t.Errorf("ctrl[%d] = %v, want %v", i, got, want)
 		}
 	}
-	_ = h
 }
 
 // rewardFromState recomputes a task's dense reward, distance and success by hand from

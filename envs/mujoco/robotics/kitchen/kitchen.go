@@ -83,10 +83,11 @@ var initQpos = []float64{
 	-6.62095997e-03, -2.68278933e-04,
 }
 
-// Per-coordinate bounds and noise amplitudes of the sources' robot configuration
-// (franka_config.xml), 29 entries each: the arm's 9 joints then the objects' 20
-// velocity coordinates (positions use the first 8 and then entries 8.., as the
-// sources index them).
+// The sources' robot configuration (franka_config.xml): the arm's joints' position
+// and velocity bounds (9 each), and the noise amplitudes of the observed coordinates,
+// 29 each: the arm's 9 joints, then the objects' 20 velocity coordinates. The
+// objects' 21 position coordinates take the position amplitudes from entry 8 on, as
+// the sources index them.
 var (
 	posBound = [][2]float64{
 		{-2.9, 2.9}, {-1.8, 1.8}, {-2.9, 2.9}, {-3.1, 0}, {-2.9, 2.9}, {0, 3.8}, {-2.9, 2.9}, {0, 0.04}, {0, 0.04},
@@ -341,9 +342,12 @@ func (k *Kitchen) Observe(s *mjrobot.Sim, o []float32) {
 
 // Info writes the three masks.
 func (k *Kitchen) Info(_ *mjrobot.Sim, info []float32) {
-	for m, mask := range [][7]bool{k.ToComplete, k.StepDone, k.EpisodeDone} {
+	for m, mask := range [...][7]bool{k.ToComplete, k.StepDone, k.EpisodeDone} {
 		for i, b := range mask {
-			info[7*m+i] = map[bool]float32{true: 1}[b]
+			info[7*m+i] = 0
+			if b {
+				info[7*m+i] = 1
+			}
 		}
 	}
 }

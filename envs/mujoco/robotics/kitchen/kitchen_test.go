@@ -68,7 +68,7 @@ func TestEpisodes(t *testing.T) { robottest.PoolEpisodes(t, ID, 40) }
 // episode_task_completions, cleared from tasks_to_complete) and only once; setting the
 // rest to their goals completes them and ends the episode as terminated.
 func TestTaskCompletion(t *testing.T) {
-	e, k, spec := makeKitchen(t, nil, 1)
+	e, _, spec := makeKitchen(t, nil, 1)
 	e.Reset()
 	s := e.Sim()
 	const microwave = 5
@@ -102,7 +102,6 @@ func TestTaskCompletion(t *testing.T) {
 	if r.Reward != 6 || !r.Terminated || sum(mask("tasks_to_complete")) != 0 || sum(mask("episode_task_completions")) != 7 {
 		t.Fatalf("all tasks: %+v, info %v", r, info)
 	}
-	_ = k
 }
 
 func sum(xs []float32) float32 {
