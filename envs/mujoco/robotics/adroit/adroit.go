@@ -34,7 +34,7 @@ var assets embed.FS
 type Options struct {
 	RewardType string `toml:"reward_type" oneof:"dense|sparse" help:"dense: the task's shaped reward; sparse: 10 on success, else -0.1"`
 	FrameSkip  int    `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.002 s) per action"`
-	FrameStack int    `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, oldest first: a (frame_stack, n) array"`
+	mjrobot.ObsOptions
 }
 
 // task is one Adroit task: its id stem, model file, observation length and its
@@ -71,7 +71,7 @@ var InfoKeys = []string{"success", "distance"}
 func init() {
 	for _, t := range tasks {
 		for _, sparse := range []bool{false, true} {
-			defaults := Options{RewardType: "dense", FrameSkip: 5, FrameStack: 1}
+			defaults := Options{RewardType: "dense", FrameSkip: 5, ObsOptions: mjrobot.DefaultObs()}
 			if sparse {
 				defaults.RewardType = "sparse"
 			}
@@ -81,7 +81,7 @@ func init() {
 				if err := envs.DecodeOptions(m, &o); err != nil {
 					return envpool.Spec{}, nil, fmt.Errorf("%s: %w", id, err)
 				}
-				return t.build(id, o)
+				return t.build(id, o, m)
 			}})
 		}
 	}
@@ -130,7 +130,7 @@ func LoadModel(file string) (*mujoco.Model, error) {
 }
 
 // build compiles (or reuses) the task's model and returns its spec and factory.
-func (t task) build(id string, o Options) (envpool.Spec, envpool.Factory, error) {
+func (t task) build(id string, o Options, table map[string]any) (envpool.Spec, envpool.Factory, error) {
 	if err := mujoco.Load(); err != nil {
 		return envpool.Spec{}, nil, err
 	}
@@ -158,7 +158,9 @@ func (t task) build(id string, o Options) (envpool.Spec, envpool.Factory, error)
 			return v
 		},
 	}
-	mt.StackFrames(o.FrameStack)
+	if err := mt.Observation(o.ObsOptions, table); err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("%s: %w", id, err)
+	}
 	factory := func(_ int, seed int64) (envpool.Env, error) { return mjrobot.NewEnv(mt, seed) }
 	return mt.Spec, factory, nil
 }

@@ -351,3 +351,6 @@ func TestFrameStack(t *testing.T) {
 		t.Errorf("stacked %v, want %v then %v", obs, before, after)
 	}
 }
+
+// TestPixels: picture observations of the hand.
+func TestPixels(t *testing.T) { robottest.Pixels(t, "AdroitHandRelocate-v1") }

@@ -123,7 +123,7 @@ type Options struct {
 	RobotNoiseRatio           float64  `toml:"robot_noise_ratio" range:"[0,inf)" help:"scale of the uniform noise on the arm's observed joints"`
 	ObjectNoiseRatio          float64  `toml:"object_noise_ratio" range:"[0,inf)" help:"scale of the uniform noise on the objects' observed coordinates"`
 	FrameSkip                 int      `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.002 s) per action"`
-	FrameStack                int      `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, each entry's frames together, oldest first"`
+	mjrobot.ObsOptions
 }
 
 // InfoKeys are the task's info columns, the three masks of 7 values, then the fault
@@ -131,14 +131,14 @@ type Options struct {
 var InfoKeys = []string{"tasks_to_complete", "step_task_completions", "episode_task_completions"}
 
 func init() {
-	defaults := Options{TasksToComplete: TaskNames(), TerminateOnTasksCompleted: true, RemoveTaskWhenCompleted: true, RobotNoiseRatio: 0.01, ObjectNoiseRatio: 0.0005, FrameSkip: 40, FrameStack: 1}
+	defaults := Options{TasksToComplete: TaskNames(), TerminateOnTasksCompleted: true, RemoveTaskWhenCompleted: true, RobotNoiseRatio: 0.01, ObjectNoiseRatio: 0.0005, FrameSkip: 40, ObsOptions: mjrobot.DefaultObs()}
 	envs.Register(envs.Task{ID: ID, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 		o := defaults
 		o.TasksToComplete = slices.Clone(defaults.TasksToComplete)
 		if err := envs.DecodeOptions(m, &o); err != nil {
 			return envpool.Spec{}, nil, fmt.Errorf("%s: %w", ID, err)
 		}
-		return build(o)
+		return build(o, m)
 	}})
 }
 
@@ -174,7 +174,7 @@ func LoadModel() (*mujoco.Model, error) {
 
 // build checks the options, compiles (or reuses) the model and returns the spec and
 // factory.
-func build(o Options) (envpool.Spec, envpool.Factory, error) {
+func build(o Options, table map[string]any) (envpool.Spec, envpool.Factory, error) {
 	var mask [7]bool
 	for _, name := range o.TasksToComplete {
 		i := slices.Index(TaskNames(), name)
@@ -205,7 +205,9 @@ func build(o Options) (envpool.Spec, envpool.Factory, error) {
 			return mujoco.View{Kind: mujoco.ViewFree, ID: -1, Lookat: [3]float64{-0.2, 0.5, 2.0}, Distance: 2.2, Azimuth: 70, Elevation: -35}
 		},
 	}
-	t.StackFrames(o.FrameStack)
+	if err := t.Observation(o.ObsOptions, table); err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("%s: %w", ID, err)
+	}
 	factory := func(_ int, seed int64) (envpool.Env, error) { return mjrobot.NewEnv(t, seed) }
 	return t.Spec, factory, nil
 }

@@ -221,3 +221,6 @@ func TestBadInput(t *testing.T) {
 
 // TestRender: the kitchen draws through the offscreen renderer.
 func TestRender(t *testing.T) { robottest.Render(t, ID) }
+
+// TestPixels: picture observations of the kitchen.
+func TestPixels(t *testing.T) { robottest.Pixels(t, ID) }

@@ -132,30 +132,10 @@ type Task struct {
 	// picture; nil: FreeView.
 	View func(s *Sim) mujoco.View
 
-	// stack is frame_stack (StackFrames), frameLayout the fields of one frame.
-	stack       int
+	// obs are the observation options (Observation), frameLayout the fields of one
+	// stacked state observation.
+	obs         ObsOptions
 	frameLayout []envpool.ObsField
-}
-
-// StackFrames makes the task's observation the last k observations (EnvPool's
-// frame_stack), each field's k frames together, oldest first, after a reset all equal
-// to the reset's; the spec's observation space and layout become the stacked ones. A
-// task whose observation has no layout gets a (k, n) observation. k of 1 changes
-// nothing.
-func (t *Task) StackFrames(k int) {
-	if k <= 1 {
-		return
-	}
-	n := t.Spec.ObsSpace.Size()
-	inf := float32(math.Inf(1))
-	t.stack, t.frameLayout = k, t.Spec.ObsLayout
-	if t.frameLayout == nil {
-		t.frameLayout = []envpool.ObsField{{Name: "obs", Size: n}}
-		t.Spec.ObsSpace = envpool.UniformBox(-inf, inf, envpool.Float32, k, n)
-		return
-	}
-	t.Spec.ObsSpace = envpool.UniformBox(-inf, inf, envpool.Float32, k*n)
-	t.Spec.ObsLayout = mujoco.StackedLayout(t.frameLayout, k)
 }
 
 // Env is one env of a task. It implements envpool.Env, envpool.Renderer and io.Closer.
@@ -168,6 +148,7 @@ type Env struct {
 	faultMsg string
 	frames   mujoco.Frames               // pictures' renderer, made at the first picture
 	states   *mujoco.FrameStack[float32] // the stacked observations, with frame_stack
+	pix      *mujoco.PixelStack          // the pictures observed, with from_pixels
 }
 
 // NewEnv makes an env of t whose randomness comes from seed.
@@ -184,8 +165,14 @@ func NewEnv(t *Task, seed int64) (*Env, error) {
 		initTime: d.Time(),
 	}
 	e := &Env{t: t, s: s}
-	if t.stack > 1 {
-		e.states = mujoco.NewFrameStack[float32](t.stack, t.Spec.ObsSpace.Size()/t.stack)
+	switch o := t.obs; {
+	case o.FromPixels:
+		if e.pix, err = mujoco.NewPixelStack(m, o.PixelsSize, o.PixelsSize, o.FrameStack, o.PixelsFast); err != nil {
+			e.Close()
+			return nil, err
+		}
+	case o.FrameStack > 1:
+		e.states = mujoco.NewFrameStack[float32](o.FrameStack, t.Spec.ObsSpace.Size()/o.FrameStack)
 	}
 	if e.logic, err = t.NewLogic(s); err != nil {
 		e.Close()
@@ -220,10 +207,32 @@ func (e *Env) Reset() {
 // push adds the current observation to the env's stack, when it stacks them (fill:
 // after a reset).
 func (e *Env) push(fill bool) {
-	if e.states != nil {
+	switch {
+	case e.pix != nil:
+		if err := e.pix.Capture(e.s.D, e.pixelView(), fill); err != nil {
+			e.setFault(mujoco.FaultMuJoCo, err.Error())
+		}
+	case e.states != nil:
 		e.observe(e.states.Slot())
 		e.states.Push(fill)
 	}
+}
+
+// pixelView is the view pixel observations are drawn from: camera_id's camera, or
+// with -1 the task's view of the current state.
+func (e *Env) pixelView() mujoco.View {
+	if id := e.t.obs.CameraID; id >= 0 {
+		return mujoco.FixedView(id)
+	}
+	return e.view()
+}
+
+// view is the task's view of the current state (FreeView when it has none).
+func (e *Env) view() mujoco.View {
+	if e.t.View != nil {
+		return e.t.View(e.s)
+	}
+	return e.s.M.FreeView()
 }
 
 // observe writes the current observation, zeros in place of non-finite values after
@@ -291,12 +300,15 @@ func (e *Env) setFault(code int, msg string) {
 }
 
 // Observe implements envpool.Env: the task's observation (zeros in place of
-// non-finite values after a fault) or the stacked ones, its info columns, then the
-// fault code.
+// non-finite values after a fault), the stacked ones or the pictures, its info
+// columns, then the fault code.
 func (e *Env) Observe(obs envpool.Obs, info []float32) {
-	if e.states != nil {
+	switch {
+	case e.pix != nil:
+		e.pix.Observe(obs.U8)
+	case e.states != nil:
 		e.states.ObserveFields(obs.F32, e.t.frameLayout)
-	} else {
+	default:
 		e.observe(obs.F32)
 	}
 	e.logic.Info(e.s, info[:len(info)-1])
@@ -306,6 +318,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 // Close implements io.Closer: it frees the env's renderer, data and model copy.
 func (e *Env) Close() error {
 	e.frames.Close()
+	e.pix.Close()
 	e.s.D.Close()
 	return e.s.M.Close()
 }
@@ -338,12 +351,7 @@ func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 // FrameRGBA draws the env's current state from the task's view at FrameSize x
 // FrameSize. The image is the env's own and is overwritten by the next call.
 func (e *Env) FrameRGBA() (*image.RGBA, error) {
-	return e.frames.Draw(e.s.D, func() mujoco.View {
-		if e.t.View != nil {
-			return e.t.View(e.s)
-		}
-		return e.s.M.FreeView()
-	})
+	return e.frames.Draw(e.s.D, e.view)
 }
 
 // RenderFPS is the task's frame rate in simulated time, one picture per env step.

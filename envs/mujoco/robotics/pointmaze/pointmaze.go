@@ -68,7 +68,7 @@ type Options struct {
 	MazeHeight         float64 `toml:"maze_height" range:"(0,inf)" help:"the walls' height, in cells"`
 	PositionNoiseRange float64 `toml:"position_noise_range" range:"[0,inf)" help:"goal and start are drawn uniformly within this many cells of a cell's centre, per axis"`
 	FrameSkip          int     `toml:"frame_skip" range:"[1,inf)" help:"physics steps (0.01 s) per action"`
-	FrameStack         int     `toml:"frame_stack" range:"[1,16]" help:"observations stacked per observation, each entry's frames together, oldest first"`
+	mjrobot.ObsOptions
 }
 
 // ids are the family's ids: PointMaze_<name>-v3 (sparse reward) and
@@ -91,14 +91,14 @@ func init() {
 			if dense {
 				reward = "dense"
 			}
-			defaults := Options{MazeMap: t.mazeMap, RewardType: reward, ContinuingTask: true, MazeSizeScaling: 1, MazeHeight: 0.4, PositionNoiseRange: 0.25, FrameSkip: 1, FrameStack: 1}
+			defaults := Options{MazeMap: t.mazeMap, RewardType: reward, ContinuingTask: true, MazeSizeScaling: 1, MazeHeight: 0.4, PositionNoiseRange: 0.25, FrameSkip: 1, ObsOptions: mjrobot.DefaultObs()}
 			id, limit := ids.ID(t.name, dense), t.limit
 			envs.Register(envs.Task{ID: id, Family: Family, New: func(m map[string]any) (envpool.Spec, envpool.Factory, error) {
 				o := defaults
 				if err := envs.DecodeOptions(m, &o); err != nil {
 					return envpool.Spec{}, nil, fmt.Errorf("%s: %w", id, err)
 				}
-				return build(id, limit, o)
+				return build(id, limit, o, m)
 			}})
 		}
 	}
@@ -109,7 +109,7 @@ func init() {
 var InfoKeys = []string{"success", "distance"}
 
 // build compiles (or reuses) the task's maze model and returns its spec and factory.
-func build(id string, limit int, o Options) (envpool.Spec, envpool.Factory, error) {
+func build(id string, limit int, o Options, table map[string]any) (envpool.Spec, envpool.Factory, error) {
 	z, err := newMaze(o.MazeMap, o.MazeSizeScaling)
 	if err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("%s: option %w", id, err)
@@ -148,7 +148,9 @@ func build(id string, limit int, o Options) (envpool.Spec, envpool.Factory, erro
 			return v
 		},
 	}
-	t.StackFrames(o.FrameStack)
+	if err := t.Observation(o.ObsOptions, table); err != nil {
+		return envpool.Spec{}, nil, fmt.Errorf("%s: %w", id, err)
+	}
 	factory := func(_ int, seed int64) (envpool.Env, error) {
 		e, err := mjrobot.NewEnv(t, seed)
 		if err != nil {

@@ -347,3 +347,6 @@ func TestFrameStack(t *testing.T) {
 		t.Fatalf("stacked goals %v %v: reward %v, step reward %v", ach, des, e.ComputeReward(ach, des), r.Reward)
 	}
 }
+
+// TestPixels: picture observations of a maze.
+func TestPixels(t *testing.T) { robottest.Pixels(t, "PointMaze_UMaze-v3") }

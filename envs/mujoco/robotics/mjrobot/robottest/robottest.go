@@ -246,3 +246,39 @@ func Render(t *testing.T, id string) {
 	}
 	t.Errorf("%s: the picture is one flat colour", id)
 }
+
+// Pixels checks a task's picture observations: with from_pixels, pixels_size 32 and
+// frame_stack 2 the observation is uint8 (6, 32, 32) without a layout, a reset fills
+// both pictures alike, and the pictures are not one flat colour; picture options
+// without from_pixels and a camera the model lacks are refused by name. It skips
+// when libOSMesa cannot be loaded.
+func Pixels(t *testing.T, id string) {
+	RequireMuJoCo(t)
+	for _, bad := range []map[string]any{{"pixels_size": 32}, {"from_pixels": true, "camera_id": 99}} {
+		if _, err := envs.SpecOf(id, bad); err == nil || !strings.Contains(err.Error(), "option") {
+			t.Errorf("%s, options %v: %v, want an error naming the option", id, bad, err)
+		}
+	}
+	if err := mujoco.LoadOSMesa(); err != nil {
+		t.Skipf("pictures need Mesa's off-screen OpenGL (apt-get install %s): %v", mujoco.OSMesaPackage, err)
+	}
+	e, spec := MakeEnv(t, id, map[string]any{"from_pixels": true, "pixels_size": 32, "frame_stack": 2}, 1)
+	if s := spec.ObsSpace; s.DType != envpool.Uint8 || !slices.Equal(s.Shape, []int{6, 32, 32}) || spec.ObsLayout != nil {
+		t.Fatalf("%s: picture observation %v, layout %v", id, s, spec.ObsLayout)
+	}
+	obs := make([]uint8, spec.ObsSpace.Size())
+	info := make([]float32, spec.InfoWidth())
+	e.Reset()
+	e.Observe(envpool.Obs{U8: obs}, info)
+	if !slices.Equal(obs[:3*32*32], obs[3*32*32:]) {
+		t.Errorf("%s: the two pictures after a reset differ", id)
+	}
+	if slices.Min(obs) == slices.Max(obs) {
+		t.Errorf("%s: the picture is one flat colour", id)
+	}
+	e.Step(make([]float32, spec.ActionSpace.Size()))
+	e.Observe(envpool.Obs{U8: obs}, info)
+	if f := info[spec.InfoIndex(mjrobot.ErrorKey)]; f != 0 {
+		t.Errorf("%s: fault %v after a step with pictures", id, f)
+	}
+}
