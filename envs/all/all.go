@@ -10,4 +10,10 @@ import (
 	_ "github.com/rlpool/rlpool/envs/mujoco"     // Gymnasium's MuJoCo tasks, v4 and v5 (needs libmujoco2.2.2 at run time)
 	_ "github.com/rlpool/rlpool/envs/mujoco/dmc" // the DeepMind Control Suite, <Domain><Task>-v1 (libmujoco2.2.2 too)
 	_ "github.com/rlpool/rlpool/envs/toytext"    // FrozenLake, Taxi, CliffWalking, Blackjack, Catch, NChain
+
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/adroit" // Gymnasium-Robotics' AdroitHand*-v1 (libmujoco2.2.2 too)
+
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/kitchen" // Gymnasium-Robotics' FrankaKitchen-v1 (libmujoco2.2.2 too)
+
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/pointmaze" // Gymnasium-Robotics' PointMaze_*-v3 (libmujoco2.2.2 too)
 )

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -91,7 +90,7 @@ type Env struct {
 	lastFault    int // the most recent fault, kept across resets for diagnostics
 	lastFaultMsg string
 
-	frames *envFrames // recorded frames' renderer (render_env.go), made at the first frame
+	frames Frames // recorded frames' renderer (render_env.go), made at the first frame
 
 	pix    *PixelStack          // pixel observations (stack.go), nil for state ones
 	states *FrameStack[float32] // stacked state observations, nil without frame_stack
@@ -326,32 +325,16 @@ func putClipped(dst []float32, src []float64, lo, hi float64) []float32 {
 	return dst[len(src):]
 }
 
-// modelCache holds compiled models by asset name (or file path): compiling is done once
-// per process and the read-only mjModel shared by every env and pool of the task.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*Model
-}
-
+// cachedModel compiles an MJCF document by asset name (or file path) once per process
+// (CachedModel) and shares the read-only model among every env and pool of the task.
 func cachedModel(key string, load func() ([]byte, error)) (*Model, error) {
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if m, ok := modelCache.m[key]; ok {
-		return m, nil
-	}
-	xml, err := load()
-	if err != nil {
-		return nil, err
-	}
-	m, err := LoadModelXML(baseName(key), xml)
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*Model{}
-	}
-	modelCache.m[key] = m
-	return m, nil
+	return CachedModel("gymnasium "+key, func() (*Model, error) {
+		xml, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return LoadModelXML(baseName(key), xml)
+	})
 }
 
 func baseName(p string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"github.com/rlpool/rlpool/envpool"
 )
 
 // Pixel observations and frame stacking, shared by this package's Gymnasium tasks and
@@ -161,4 +163,26 @@ func ZeroNonFinite(o []float32) {
 			o[i] = 0
 		}
 	}
+}
+
+// ObserveFields writes the stacked frames field by field, as EnvPool stacks each entry
+// of an observation dict: the first field's frames, oldest first, then the next
+// field's. layout holds the fields of one frame.
+func (s *FrameStack[T]) ObserveFields(obs []T, layout []envpool.ObsField) {
+	at := 0
+	for _, f := range layout {
+		for k := range s.ring {
+			at += copy(obs[at:at+f.Size], s.Frame(k)[f.Offset:f.Offset+f.Size])
+		}
+	}
+}
+
+// StackedLayout is the layout of k stacked observations of layout (ObserveFields'
+// order): each field's k frames together, in the field order.
+func StackedLayout(layout []envpool.ObsField, k int) []envpool.ObsField {
+	out := make([]envpool.ObsField, len(layout))
+	for i, f := range layout {
+		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size, Scalar: f.Scalar, Frames: k, Shape: f.Shape}
+	}
+	return out
 }

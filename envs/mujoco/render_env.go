@@ -18,14 +18,6 @@ const FrameSize = 240
 // times cheaper with llvmpipe).
 var frameOptions = RenderOptions{ShadowSize: 1024}
 
-// envFrames is an env's renderer for recorded frames, made at its first frame and
-// freed by Env.Close.
-type envFrames struct {
-	r    *Renderer
-	img  *image.RGBA
-	view View
-}
-
 // An env draws itself, with a system library that may be missing.
 var (
 	_ envpool.Renderer      = (*Env)(nil)
@@ -44,17 +36,7 @@ func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 // overwritten by the next call; copy or convert it before then. The renderer is made
 // at the first call (on any goroutine; see Renderer on threads) and freed by Close.
 func (e *Env) FrameRGBA() (*image.RGBA, error) {
-	if e.frames == nil {
-		r, err := NewRendererWith(e.m, FrameSize, FrameSize, frameOptions)
-		if err != nil {
-			return nil, err
-		}
-		e.frames = &envFrames{r: r, img: image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize)), view: e.FrameView()}
-	}
-	if err := e.frames.r.RenderRGBA(e.d, e.frames.view, e.frames.img); err != nil {
-		return nil, err
-	}
-	return e.frames.img, nil
+	return e.frames.Draw(e.d, e.FrameView)
 }
 
 // RenderFPS is the task's frame rate in simulated time, Gymnasium's
@@ -73,8 +55,8 @@ func (e *Env) RenderFPS() float64 { return e.t.spec.RenderFPS }
 // drawing. Once FrameRGBA has drawn, the view stays the one it drew first, as
 // Gymnasium's viewer keeps the free camera it made at its first frame.
 func (e *Env) FrameView() View {
-	if e.frames != nil {
-		return e.frames.view
+	if e.frames.r != nil {
+		return e.frames.View
 	}
 	return e.renderView()
 }
@@ -85,16 +67,7 @@ func (e *Env) renderView() View {
 	if v, err := e.m.NamedView("track"); err == nil {
 		return v
 	}
-	v := DefaultView()
-	v.Distance = e.m.Extent()
-	xpos := e.d.Float64s("geom_xpos")
-	col := make([]float64, len(xpos)/3)
-	for axis := range 3 {
-		for i := range col {
-			col[i] = xpos[3*i+axis]
-		}
-		v.Lookat[axis] = frameMedian(col)
-	}
+	v := MedianView(e.d)
 	cfg := e.DefaultCamera()
 	if cfg.IsZero() {
 		name, _, _ := strings.Cut(e.t.spec.TaskID, "-v")
@@ -151,8 +124,5 @@ func camFloat(x float64) *float64 { return &x }
 
 // closeFrames frees the env's frame renderer, if it made one.
 func (e *Env) closeFrames() {
-	if e.frames != nil {
-		e.frames.r.Close()
-		e.frames = nil
-	}
+	e.frames.Close()
 }

@@ -124,7 +124,7 @@ type task struct {
 	opts  taskOptions
 	pix   pixelConfig // pixel observations (size 0: the state's)
 	// stateStack is frame_stack for state observations (1: none), frameLen one
-	// observation's length and frameLayout its fields, which observeStack stacks.
+	// observation's length and frameLayout its fields, which the stack writes field by field.
 	stateStack, frameLen int
 	frameLayout          []envpool.ObsField
 }
@@ -149,19 +149,14 @@ type Env struct {
 
 	pix    *pixels                     // pixel observations, when the task renders them
 	states *mujoco.FrameStack[float32] // stacked state observations (frame_stack > 1)
-	frames *frames                     // recordings' renderer, made at the first FrameRGBA
+	frames mujoco.Frames               // recordings' renderer, made at the first FrameRGBA
 }
 
 // newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
 // episode), its data, a generator seeded with seed, and its task logic.
 func newEnv(t *task, seed int64) (*Env, error) {
-	m, err := t.model.Copy()
+	m, d, err := t.model.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub), qpos0: make([]float64, m.NQ), qvel0: make([]float64, m.NV)}
@@ -290,7 +285,7 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 	case e.pix != nil:
 		e.pix.observe(obs.U8)
 	case e.states != nil:
-		e.observeStack(obs.F32)
+		e.states.ObserveFields(obs.F32, e.t.frameLayout)
 	default:
 		e.observeState(obs.F32)
 	}
@@ -308,20 +303,7 @@ func (e *Env) observeState(o []float32) {
 // Close implements io.Closer: it frees the env's renderers, data and model copy.
 func (e *Env) Close() error {
 	e.pix.close()
-	if e.frames != nil {
-		e.frames.r.Close()
-	}
+	e.frames.Close()
 	e.p.D.Close()
 	return e.p.M.Close()
-}
-
-// observeStack writes the stacked states field by field, as EnvPool stacks each entry
-// of the suite's observation dict: a field's frames, oldest first, then the next field.
-func (e *Env) observeStack(o []float32) {
-	at := 0
-	for _, f := range e.t.frameLayout {
-		for k := range e.states.Len() {
-			at += copy(o[at:at+f.Size], e.states.Frame(k)[f.Offset:f.Offset+f.Size])
-		}
-	}
 }

@@ -62,12 +62,6 @@ func (px *pixels) close() {
 // FrameSize is the side of the pictures FrameRGBA draws for recordings.
 const FrameSize = 240
 
-// frames is an env's renderer for recordings, made at the first frame.
-type frames struct {
-	r   *mujoco.Renderer
-	img *image.RGBA
-}
-
 // An env draws itself, with a system library that may be missing.
 var (
 	_ envpool.Renderer      = (*Env)(nil)
@@ -85,17 +79,7 @@ func (e *Env) Render() (image.Image, error) { return e.FrameRGBA() }
 // pictures, at FrameSize x FrameSize, for recordings (train eval -gif). The image is
 // overwritten by the next call.
 func (e *Env) FrameRGBA() (*image.RGBA, error) {
-	if e.frames == nil {
-		r, err := mujoco.NewRendererWith(e.p.M, FrameSize, FrameSize, mujoco.RenderOptions{ShadowSize: 1024})
-		if err != nil {
-			return nil, err
-		}
-		e.frames = &frames{r: r, img: image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize))}
-	}
-	if err := e.frames.r.RenderRGBA(e.p.D, mujoco.FixedView(0), e.frames.img); err != nil {
-		return nil, err
-	}
-	return e.frames.img, nil
+	return e.frames.Draw(e.p.D, func() mujoco.View { return mujoco.FixedView(0) })
 }
 
 // RenderFPS is the task's frame rate in simulated time: one frame per control step

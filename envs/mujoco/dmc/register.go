@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
@@ -125,31 +124,10 @@ func editedModel(domain string, edit func(doc []byte) ([]byte, error)) func(task
 	}
 }
 
-// modelCache holds the compiled models by domain and document, shared read-only by the
-// envs, which copy them.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*mujoco.Model
-}
-
-// cachedModel compiles a domain's document once and returns the compiled model to
-// every later build of a task with the same document.
+// cachedModel compiles a domain's document once (mujoco.CachedModel) and returns the
+// compiled model to every later build of a task with the same document; envs copy it.
 func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
-	key := domain + "\x00" + string(xml)
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if m, ok := modelCache.m[key]; ok {
-		return m, nil
-	}
-	m, err := LoadModel(domain, xml)
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*mujoco.Model{}
-	}
-	modelCache.m[key] = m
-	return m, nil
+	return mujoco.CachedModel("dmc "+domain+"\x00"+string(xml), func() (*mujoco.Model, error) { return LoadModel(domain, xml) })
 }
 
 // build reads the options, compiles (or reuses) the model, makes one env to learn the
@@ -217,7 +195,7 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	obsSpace := envpool.UniformBox(-inf, inf, envpool.Float32, n)
 	if stateStack > 1 {
 		t.stateStack, t.frameLen, t.frameLayout = stateStack, n, layout
-		obsSpace, layout = envpool.UniformBox(-inf, inf, envpool.Float32, stateStack*n), stackedLayout(layout, stateStack)
+		obsSpace, layout = envpool.UniformBox(-inf, inf, envpool.Float32, stateStack*n), mujoco.StackedLayout(layout, stateStack)
 	}
 	if pix.size > 0 {
 		obsSpace, layout = envpool.UniformBox(0, 255, envpool.Uint8, pix.channels(), pix.size, pix.size), nil
@@ -241,14 +219,4 @@ func (d *taskDef) build(family map[string]any) (envpool.Spec, envpool.Factory, e
 	}
 	factory := func(index int, seed int64) (envpool.Env, error) { return newEnv(t, seed) }
 	return t.spec, factory, nil
-}
-
-// stackedLayout is the layout of k stacked observations of layout: each field's k
-// frames together, in the field order (see Env.observeStack).
-func stackedLayout(layout []envpool.ObsField, k int) []envpool.ObsField {
-	out := make([]envpool.ObsField, len(layout))
-	for i, f := range layout {
-		out[i] = envpool.ObsField{Name: f.Name, Offset: k * f.Offset, Size: k * f.Size, Scalar: f.Scalar, Frames: k}
-	}
-	return out
 }
