@@ -1,14 +1,8 @@
 package dmc
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"embed"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -54,45 +48,8 @@ func LoadModel(domain string, xml []byte) (*mujoco.Model, error) {
 		}
 		files[e.Name()] = b
 	}
-	if err := addArchive(files, "assets/"+domain+"_assets.tar.gz"); err != nil {
+	if err := mujoco.AddArchive(assets, files, "assets/"+domain+"_assets.tar.gz"); err != nil {
 		return nil, fmt.Errorf("dmc: the %s model's files: %w", domain, err)
 	}
 	return mujoco.LoadModelFiles(domain+".xml", files)
-}
-
-// addArchive adds the regular files of an embedded gzipped tar archive to files under
-// their base names (MuJoCo's file system finds a model's meshdir/file.stl by its base
-// name). An archive that is not embedded adds nothing: most domains have none. The
-// archive is decompressed on every call rather than held in memory, since compiled
-// models are cached per document.
-func addArchive(files map[string][]byte, name string) error {
-	gz, err := assets.ReadFile(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if h.Typeflag != tar.TypeReg {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", name, h.Name, err)
-		}
-		files[path.Base(h.Name)] = b
-	}
 }
