@@ -10,4 +10,7 @@ import (
 	_ "github.com/rlpool/rlpool/envs/mujoco"     // Gymnasium's MuJoCo tasks, v4 and v5 (needs libmujoco2.2.2 at run time)
 	_ "github.com/rlpool/rlpool/envs/mujoco/dmc" // the DeepMind Control Suite, <Domain><Task>-v1 (libmujoco2.2.2 too)
 	_ "github.com/rlpool/rlpool/envs/toytext"    // FrozenLake, Taxi, CliffWalking, Blackjack, Catch, NChain
+
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/fetch" // Gymnasium-Robotics' Fetch{Reach,Push,Slide,PickAndPlace}[Dense]-v1/v4 (libmujoco2.2.2)
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/hand"  // Gymnasium-Robotics' Shadow hand: HandReach*, HandManipulate{Block,Egg,Pen}* (libmujoco2.2.2)
 )
