@@ -155,13 +155,8 @@ type Env struct {
 // newEnv makes one env of a task: its own copy of the compiled model (tasks edit it per
 // episode), its data, a generator seeded with seed, and its task logic.
 func newEnv(t *task, seed int64) (*Env, error) {
-	m, err := t.model.Copy()
+	m, d, err := t.model.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	e := &Env{t: t, p: newPhysics(m, d, seed, t.nSub), qpos0: make([]float64, m.NQ), qvel0: make([]float64, m.NV)}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
@@ -127,29 +126,12 @@ func editedModel(domain string, edit func(doc []byte) ([]byte, error)) func(task
 
 // modelCache holds the compiled models by domain and document, shared read-only by the
 // envs, which copy them.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*mujoco.Model
-}
+var modelCache mujoco.ModelCache
 
 // cachedModel compiles a domain's document once and returns the compiled model to
 // every later build of a task with the same document.
 func cachedModel(domain string, xml []byte) (*mujoco.Model, error) {
-	key := domain + "\x00" + string(xml)
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if m, ok := modelCache.m[key]; ok {
-		return m, nil
-	}
-	m, err := LoadModel(domain, xml)
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*mujoco.Model{}
-	}
-	modelCache.m[key] = m
-	return m, nil
+	return modelCache.Get(domain+"\x00"+string(xml), func() (*mujoco.Model, error) { return LoadModel(domain, xml) })
 }
 
 // build reads the options, compiles (or reuses) the model, makes one env to learn the

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
@@ -31,48 +30,33 @@ func Register[O any](id, family string, defaults O, build func(o O) (*Config, er
 	}})
 }
 
-var models struct {
-	sync.Mutex
-	m map[string]*mujoco.Model
-}
+var models mujoco.ModelCache
 
 // LoadModel compiles the model file dir/name of fsys with the other XML files of dir
 // (the files it includes) and the meshes and textures of the gzipped tar archive
 // dir/archive, once per process: later calls return the same compiled model, which
 // the envs copy.
 func LoadModel(fsys fs.FS, dir, name, archive string) (*mujoco.Model, error) {
-	key := dir + "/" + name
-	models.Lock()
-	defer models.Unlock()
-	if m, ok := models.m[key]; ok {
-		return m, nil
-	}
-	if err := mujoco.Load(); err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".xml") {
-			continue
-		}
-		if files[e.Name()], err = fs.ReadFile(fsys, path.Join(dir, e.Name())); err != nil {
+	return models.Get(dir+"/"+name, func() (*mujoco.Model, error) {
+		if err := mujoco.Load(); err != nil {
 			return nil, err
 		}
-	}
-	if err := mujoco.AddArchive(fsys, files, path.Join(dir, archive)); err != nil {
-		return nil, err
-	}
-	m, err := mujoco.LoadModelFiles(name, files)
-	if err != nil {
-		return nil, err
-	}
-	if models.m == nil {
-		models.m = map[string]*mujoco.Model{}
-	}
-	models.m[key] = m
-	return m, nil
+		files := map[string][]byte{}
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".xml") {
+				continue
+			}
+			if files[e.Name()], err = fs.ReadFile(fsys, path.Join(dir, e.Name())); err != nil {
+				return nil, err
+			}
+		}
+		if err := mujoco.AddArchive(fsys, files, path.Join(dir, archive)); err != nil {
+			return nil, err
+		}
+		return mujoco.LoadModelFiles(name, files)
+	})
 }

@@ -45,13 +45,8 @@ type Joint struct {
 // NewSim copies the shared model (the copy is the env's own) and makes its data, with
 // a generator seeded by the pool.
 func NewSim(shared *mujoco.Model, frameSkip int, seed int64) (*Sim, error) {
-	m, err := shared.Copy()
+	m, d, err := shared.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	s := &Sim{

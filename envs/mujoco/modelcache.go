@@ -1,0 +1,46 @@
+package mujoco
+
+import "sync"
+
+// ModelCache holds compiled models by key, so that a family compiles each model once
+// per process and every env and pool of its tasks shares the read-only mjModel (envs
+// that edit their model copy it). The zero value is ready to use.
+type ModelCache struct {
+	mu sync.Mutex
+	m  map[string]*Model
+}
+
+// Get returns the model compiled under key, compiling it with compile at the first
+// call; a failed compile is not cached.
+func (c *ModelCache) Get(key string, compile func() (*Model, error)) (*Model, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.m[key]; ok {
+		return m, nil
+	}
+	m, err := compile()
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*Model{}
+	}
+	c.m[key] = m
+	return m, nil
+}
+
+// CopyWithData returns a copy of the model with data made for it: what an env that
+// edits its own model (goal markers, target sizes) starts from. On failure nothing is
+// left allocated.
+func (m *Model) CopyWithData() (*Model, *Data, error) {
+	c, err := m.Copy()
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := NewData(c)
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return c, d, nil
+}
