@@ -310,3 +310,50 @@ func TestRender(t *testing.T) {
 		t.Error("moving the goal left the picture as it was")
 	}
 }
+
+// TestPushObservation checks FetchPush's 25 observation values against the state read
+// back from the simulation after steps that move the gripper: the gripper's position,
+// the block's position and its offset from the gripper, the two finger joints (in the
+// model's order, right then left: the robot's last two joints), the
+// block's Euler angles from its site's matrix, its velocities (linear relative to the
+// gripper's) and the gripper's, all velocities times the 40 ms env step; the gripper's
+// scaled velocity is close to how far it moved during the step.
+func TestPushObservation(t *testing.T) {
+	e, spec := gt.MakeEnv(t, "FetchPush-v4", nil, 6)
+	e.Reset()
+	s := e.Sim()
+	obj, _ := s.Site("object0")
+	grip, _ := s.Site("robot0:grip")
+	l, _ := s.Joint("robot0:l_gripper_finger_joint")
+	r, _ := s.Joint("robot0:r_gripper_finger_joint")
+	const dt = 0.04
+	for step := range 6 {
+		before := s.SitePos(grip)
+		e.Step([]float32{0.6, -0.4, 0.2, 0})
+		obs, _ := gt.Observe(e, spec)
+		g, o := s.SitePos(grip), s.SitePos(obj)
+		gv, _ := s.SiteVel(grip, false)
+		ov, _ := s.SiteVel(obj, false)
+		ow, _ := s.SiteVel(obj, true)
+		rot := goalenv.MatToEuler(s.SiteMat(obj))
+		var want []float64
+		want = append(want, g[:]...)
+		want = append(want, o[:]...)
+		want = append(want, o[0]-g[0], o[1]-g[1], o[2]-g[2], s.Qpos(r)[0], s.Qpos(l)[0])
+		want = append(want, rot[:]...)
+		want = append(want, (ov[0]-gv[0])*dt, (ov[1]-gv[1])*dt, (ov[2]-gv[2])*dt, ow[0]*dt, ow[1]*dt, ow[2]*dt)
+		want = append(want, gv[0]*dt, gv[1]*dt, gv[2]*dt, s.Qvel(r)[0]*dt, s.Qvel(l)[0]*dt)
+		for i, w := range want {
+			if math.Abs(float64(obs[i])-w) > 1e-6*(1+math.Abs(w)) {
+				t.Fatalf("step %d: observation[%d] = %v, want %v", step, i, obs[i], w)
+			}
+		}
+		if step > 2 {
+			for k := range 3 {
+				if moved := g[k] - before[k]; math.Abs(gv[k]*dt-moved) > 0.3*math.Abs(moved)+2e-3 {
+					t.Errorf("step %d axis %d: velocity x dt %v, moved %v", step, k, gv[k]*dt, moved)
+				}
+			}
+		}
+	}
+}
