@@ -22,7 +22,6 @@ package mujoco
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envpool"
@@ -287,19 +286,7 @@ func ctrlCost(a []float32) float64 {
 }
 
 // stateFinite reports whether qpos and qvel hold only finite values.
-func (e *Env) stateFinite() bool {
-	for _, v := range e.d.Qpos {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	for _, v := range e.d.Qvel {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
+func (e *Env) stateFinite() bool { return e.d.StateFinite() }
 
 // put32 writes float64 values as float32 and returns the rest of dst.
 func put32(dst []float32, src ...float64) []float32 {

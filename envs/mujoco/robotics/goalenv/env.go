@@ -171,7 +171,7 @@ func (e *Env) Step(action []float32) envpool.StepResult {
 	if e.fault == "" {
 		if err := e.task.Act(e.sim, action); err != nil {
 			e.fault = err.Error()
-		} else if !e.sim.Finite() {
+		} else if !e.sim.D.StateFinite() {
 			e.fault = "the simulation state holds a non-finite value"
 		}
 	}

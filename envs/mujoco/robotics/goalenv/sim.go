@@ -8,7 +8,6 @@ package goalenv
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -209,18 +208,6 @@ func (s *Sim) Simulate() error {
 
 // Dt is the length of one env step in simulated seconds (frame_skip x timestep).
 func (s *Sim) Dt() float64 { return float64(s.FrameSkip) * s.M.Timestep }
-
-// Finite reports whether qpos and qvel hold only finite values.
-func (s *Sim) Finite() bool {
-	for _, v := range [2][]float64{s.D.Qpos, s.D.Qvel} {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // Uniform draws from U(lo, hi) with the env's generator.
 func (s *Sim) Uniform(lo, hi float64) float64 { return lo + (hi-lo)*s.Rng.Float64() }

@@ -1,6 +1,13 @@
 package mujoco
 
-import "sync"
+// Helpers the MuJoCo families (Gymnasium's tasks, the control suite, the robotics tasks)
+// share: compiled models cached once per process, per-env model copies, and the check
+// that a simulation has not blown up.
+
+import (
+	"math"
+	"sync"
+)
 
 // ModelCache holds compiled models by key, so that a family compiles each model once
 // per process and every env and pool of its tasks shares the read-only mjModel (envs
@@ -43,4 +50,17 @@ func (m *Model) CopyWithData() (*Model, *Data, error) {
 		return nil, nil, err
 	}
 	return c, d, nil
+}
+
+// StateFinite reports whether qpos and qvel hold only finite values: a step that leaves
+// a NaN or an infinity there has blown up, and the families end the episode.
+func (d *Data) StateFinite() bool {
+	for _, v := range [2][]float64{d.Qpos, d.Qvel} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
