@@ -221,7 +221,13 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 // ComputeReward implements envpool.GoalRewarder: the reward Step gives when the state
 // reaches achieved and the goal is desired.
 func (e *Env) ComputeReward(achieved, desired []float32) float32 {
-	a, d := make([]float64, len(achieved)), make([]float64, len(desired))
+	var buf [32]float64 // every task's two goals fit: no allocation per call
+	n := len(achieved) + len(desired)
+	both := buf[:]
+	if n > len(buf) {
+		both = make([]float64, n)
+	}
+	a, d := both[:len(achieved)], both[len(achieved):n]
 	for i := range achieved {
 		a[i] = float64(achieved[i])
 	}
