@@ -359,3 +359,28 @@ func TestPushObservation(t *testing.T) {
 		}
 	}
 }
+
+// TestGripper: the fourth action value opens and closes PickAndPlace's fingers (each
+// position servo's target is its joint's position plus the value, within the control
+// range [0, 0.2]), while Push's blocked gripper keeps them shut whatever it is.
+func TestGripper(t *testing.T) {
+	for id, open := range map[string]bool{"FetchPickAndPlace-v4": true, "FetchPush-v4": false} {
+		e, _ := gt.MakeEnv(t, id, nil, 1)
+		e.Reset()
+		l, _ := e.Sim().Joint("robot0:l_gripper_finger_joint")
+		r, _ := e.Sim().Joint("robot0:r_gripper_finger_joint")
+		for range 8 {
+			e.Step([]float32{0, 0, 0, 1})
+		}
+		wide := e.Sim().Qpos(l)[0] + e.Sim().Qpos(r)[0]
+		if open != (wide > 0.05) || !open && wide != 0 {
+			t.Errorf("%s: fingers %v apart after opening", id, wide)
+		}
+		for range 8 {
+			e.Step([]float32{0, 0, 0, -1})
+		}
+		if shut := e.Sim().Qpos(l)[0] + e.Sim().Qpos(r)[0]; open && shut > wide/2 {
+			t.Errorf("%s: fingers %v apart after closing (from %v)", id, shut, wide)
+		}
+	}
+}
