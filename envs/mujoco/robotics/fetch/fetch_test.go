@@ -46,21 +46,7 @@ func TestIDs(t *testing.T) {
 			t.Errorf("%s: reward_type %v, render fps %v", id, spec.Options["reward_type"], spec.RenderFPS)
 		}
 	}
-	a, spec := gt.MakeEnv(t, "FetchPickAndPlace-v1", nil, 9)
-	b4, _ := gt.MakeEnv(t, "FetchPickAndPlace-v4", nil, 9)
-	a.Reset()
-	b4.Reset()
-	for step := range 20 {
-		act := []float32{0.3, -0.5, float32(step%3) - 1, 0.8}
-		if ra, rb := a.Step(act), b4.Step(act); ra != rb {
-			t.Fatalf("step %d: v1 %+v, v4 %+v", step, ra, rb)
-		}
-		oa, _ := gt.Observe(a, spec)
-		ob, _ := gt.Observe(b4, spec)
-		if !slices.Equal(oa, ob) {
-			t.Fatalf("step %d: v1 and v4 observations differ", step)
-		}
-	}
+	gt.SameEpisodes(t, "FetchPickAndPlace-v1", "FetchPickAndPlace-v4", 20)
 }
 
 // TestEveryIDPoolEpisodes runs every id for whole episodes in a sync and an async pool

@@ -16,7 +16,8 @@ import (
 // TestIDs: the registered ids are EnvPool's list (testdata/envpool_ids.txt, from its
 // docs), each with EnvPool's observation sizes (Reach 63 + 2 x 15; manipulation 61 + 2
 // x 7, 153 with the 92 touch sensors), 20 actions in [-1, 1], its time limit (50 for
-// Reach, 100 otherwise) and its settings.
+// Reach, 100 otherwise) and its settings; a v0 id runs the same episodes as the id
+// EnvPool routes it to.
 func TestIDs(t *testing.T) {
 	b, err := os.ReadFile("testdata/envpool_ids.txt")
 	if err != nil {
@@ -66,6 +67,8 @@ func TestIDs(t *testing.T) {
 			t.Errorf("%s: options %v", id, o)
 		}
 	}
+	gt.SameEpisodes(t, "HandReachDense-v0", "HandReachDense-v3", 10)
+	gt.SameEpisodes(t, "HandManipulatePenRotate_BooleanTouchSensors-v0", "HandManipulatePenRotate_BooleanTouchSensors-v1", 10)
 }
 
 // TestEveryIDPoolEpisodes runs every id in a sync and an async pool

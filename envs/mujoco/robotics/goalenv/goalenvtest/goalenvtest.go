@@ -177,3 +177,27 @@ func BadInput(t *testing.T, id string) {
 		}
 	}
 }
+
+// SameEpisodes checks that two ids (an old version EnvPool routes to the current one)
+// run the same episode: with the same seed and actions, the same rewards and
+// observations for steps steps.
+func SameEpisodes(t *testing.T, idA, idB string, steps int) {
+	a, spec := MakeEnv(t, idA, nil, 9)
+	b, _ := MakeEnv(t, idB, nil, 9)
+	a.Reset()
+	b.Reset()
+	act := make([]float32, spec.ActionSpace.Size())
+	for step := range steps {
+		for i := range act {
+			act[i] = float32(math.Sin(float64(3*step + i)))
+		}
+		if ra, rb := a.Step(act), b.Step(act); ra != rb {
+			t.Fatalf("step %d: %s %+v, %s %+v", step, idA, ra, idB, rb)
+		}
+		oa, _ := Observe(a, spec)
+		ob, _ := Observe(b, spec)
+		if !slices.Equal(oa, ob) {
+			t.Fatalf("step %d: %s and %s observations differ", step, idA, idB)
+		}
+	}
+}
