@@ -11,9 +11,10 @@ import (
 	_ "github.com/rlpool/rlpool/envs/mujoco/dmc" // the DeepMind Control Suite, <Domain><Task>-v1 (libmujoco2.2.2 too)
 	_ "github.com/rlpool/rlpool/envs/toytext"    // FrozenLake, Taxi, CliffWalking, Blackjack, Catch, NChain
 
-	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/adroit" // Gymnasium-Robotics' AdroitHand*-v1 (libmujoco2.2.2 too)
-
-	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/kitchen" // Gymnasium-Robotics' FrankaKitchen-v1 (libmujoco2.2.2 too)
-
-	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/pointmaze" // Gymnasium-Robotics' PointMaze_*-v3 (libmujoco2.2.2 too)
+	// Gymnasium-Robotics, on libmujoco2.2.2 too.
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/adroit"    // AdroitHand{Door,Hammer,Pen,Relocate}[Sparse]-v1
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/fetch"     // Fetch{Reach,Push,Slide,PickAndPlace}[Dense]-v1/v4
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/hand"      // the Shadow hand: HandReach*, HandManipulate{Block,Egg,Pen}*
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/kitchen"   // FrankaKitchen-v1
+	_ "github.com/rlpool/rlpool/envs/mujoco/robotics/pointmaze" // PointMaze_*-v3
 )

@@ -41,6 +41,7 @@ var lib struct {
 	loadXML, makeData, deleteData, deleteModel, resetData          uintptr
 	step, forward, rnePostConstraint, name2id                      uintptr
 	step1, step2, copyModel                                        uintptr
+	jacSite                                                        uintptr
 	userError, userWarning                                         uintptr // the hooks' addresses (mju_user_error, mju_user_warning)
 }
 
@@ -93,6 +94,7 @@ func load() error {
 		{Name: "mj_step1", Addr: &lib.step1},
 		{Name: "mj_step2", Addr: &lib.step2},
 		{Name: "mj_copyModel", Addr: &lib.copyModel},
+		{Name: "mj_jacSite", Addr: &lib.jacSite},
 		{Name: "mju_user_error", Addr: &lib.userError},
 		{Name: "mju_user_warning", Addr: &lib.userWarning},
 	}); err != nil {

@@ -1,7 +1,6 @@
 package dmc
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
@@ -80,16 +79,7 @@ func (p *Physics) Forward() error { return p.D.Forward() }
 
 // finite reports whether qpos and qvel hold only finite values: a step that leaves a
 // NaN or an infinity there has diverged, and the env ends the episode.
-func (p *Physics) finite() bool {
-	for _, v := range [2][]float64{p.D.Qpos, p.D.Qvel} {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return false
-			}
-		}
-	}
-	return true
-}
+func (p *Physics) finite() bool { return p.D.StateFinite() }
 
 // Uniform draws from U(lo, hi) with the env's generator.
 func (p *Physics) Uniform(lo, hi float64) float64 { return lo + (hi-lo)*p.rng.Float64() }
