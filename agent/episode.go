@@ -9,8 +9,8 @@ import (
 // Episode is one finished episode as learners report it: the env step count of the
 // run when it ended, its undiscounted return from the env's raw rewards (before any
 // normalisation or clipping), its length in env steps, and, for tasks that flag
-// success in their info (MetaWorld's success, Gymnasium-Robotics' is_success), 1 when
-// the flag was set at some step of the episode, else 0; NaN for tasks without one.
+// success in their info, 1 when it succeeded, else 0 (SuccessColumn says when); NaN
+// for tasks without a flag.
 type Episode struct {
 	EnvStep int64
 	EnvID   int
@@ -24,33 +24,42 @@ type Episode struct {
 var SuccessKeys = []string{"success", "is_success"}
 
 // SuccessColumn returns the info column of the task's success flag, or -1 when it has
-// none. An episode counts as a success when the flag is set at any of its steps, as
-// MetaWorld's evaluations count it; a goal that is reached and then left still counts.
-func SuccessColumn(spec *envpool.Spec) int {
+// none, and whether the flag of the episode's last step decides. Tasks judge episodes
+// two ways, and the key says which: with "success" (MetaWorld, PointMaze, Adroit) an
+// episode succeeds when the flag is set at any of its steps, as MetaWorld's
+// evaluations count it; with Gymnasium-Robotics' GoalEnv key "is_success" (Fetch, the
+// Shadow hand) only the last step counts, as hindsight-replay papers report it, since
+// a random arm passes near a nearby goal by chance.
+func SuccessColumn(spec *envpool.Spec) (col int, last bool) {
 	for _, k := range SuccessKeys {
 		if i := spec.InfoIndex(k); i >= 0 {
-			return i
+			return i, k == "is_success"
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // SuccessTracker follows each env's episode success flag for a learner: Step after
 // each env step with the step's info row, then Take when the episode ends.
 type SuccessTracker struct {
 	col  int
+	last bool // the last step decides (SuccessColumn)
 	seen []bool
 }
 
 // NewSuccessTracker returns a tracker for numEnvs envs of the task.
 func NewSuccessTracker(spec *envpool.Spec, numEnvs int) SuccessTracker {
-	return SuccessTracker{col: SuccessColumn(spec), seen: make([]bool, numEnvs)}
+	col, last := SuccessColumn(spec)
+	return SuccessTracker{col: col, last: last, seen: make([]bool, numEnvs)}
 }
 
 // Step notes env e's info row of the step just taken.
 func (s *SuccessTracker) Step(e int, info []float32) {
-	if s.col >= 0 && info[s.col] > 0 {
-		s.seen[e] = true
+	if s.col < 0 {
+		return
+	}
+	if ok := info[s.col] > 0; ok || s.last {
+		s.seen[e] = ok
 	}
 }
 

@@ -251,7 +251,7 @@ func (c *Config) CheckTask(spec *envpool.Spec) error {
 	if err := a.CheckSpec(c.Section(), c.Net, spec); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	if !math.IsNaN(c.Run.TargetSuccess) && agent.SuccessColumn(spec) < 0 {
+	if col, _ := agent.SuccessColumn(spec); !math.IsNaN(c.Run.TargetSuccess) && col < 0 {
 		return fmt.Errorf("config: run.target_success = %g, but %s flags no success in its info (no %s key): set target_return instead",
 			c.Run.TargetSuccess, spec.TaskID, strings.Join(agent.SuccessKeys, " or "))
 	}

@@ -266,7 +266,8 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	if r.hasTarget {
 		r.meta.Target = &r.target
 	}
-	r.success, r.targetSuccess = agent.SuccessColumn(&spec) >= 0, r.cfg.Run.TargetSuccess
+	col, _ := agent.SuccessColumn(&spec)
+	r.success, r.targetSuccess = col >= 0, r.cfg.Run.TargetSuccess
 	if !math.IsNaN(r.targetSuccess) {
 		r.meta.TargetSuccess = &r.targetSuccess
 	}
