@@ -1,13 +1,9 @@
 package dmc
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -73,26 +69,5 @@ func addArchive(files map[string][]byte, name string) error {
 	if err != nil {
 		return err
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if h.Typeflag != tar.TypeReg {
-			continue
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", name, h.Name, err)
-		}
-		files[path.Base(h.Name)] = b
-	}
+	return mujoco.AddArchive(files, name, gz)
 }
