@@ -184,8 +184,8 @@ var (
 func (e *Env) CanRender() error { return mujoco.LoadOSMesa() }
 
 // Render draws the env's current state (envpool.Renderer) at FrameSize x FrameSize
-// from the model's "corner" camera, MetaWorld's default view; the image is
-// overwritten by the next call.
+// from MuJoCo's free camera framing the model (MetaWorld's Gymnasium renderer draws
+// from it when no camera is named); the image is overwritten by the next call.
 func (e *Env) Render() (image.Image, error) {
 	if e.frames == nil {
 		r, err := mujoco.NewRendererWith(e.m, FrameSize, FrameSize, mujoco.RenderOptions{ShadowSize: 1024})
@@ -194,11 +194,7 @@ func (e *Env) Render() (image.Image, error) {
 		}
 		e.frames = &frames{r: r, img: image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize))}
 	}
-	view, err := e.m.NamedView("corner")
-	if err != nil {
-		view = e.m.FreeView()
-	}
-	if err := e.frames.r.RenderRGBA(e.d, view, e.frames.img); err != nil {
+	if err := e.frames.r.RenderRGBA(e.d, e.m.FreeView(), e.frames.img); err != nil {
 		return nil, err
 	}
 	return e.frames.img, nil
