@@ -53,7 +53,7 @@ type Env struct {
 	siteXpos, siteXmat                []float64
 	mocapPos, mocapQuat, efcForce     []float64
 	bodyPosM, sitePosM, eqData, qpos0 []float64
-	qposAdr                           []int32
+	qposAdr, siteBody                 []int32
 	mocap                             int // the mocap body's mocap index
 
 	elapsed int
@@ -98,7 +98,7 @@ func newEnv(t *task, seed int64) (*Env, error) {
 		siteXpos: d.SiteXpos, siteXmat: d.Float64s("site_xmat"),
 		mocapPos: d.Float64s("mocap_pos"), mocapQuat: d.Float64s("mocap_quat"), efcForce: d.Float64s("efc_force"),
 		bodyPosM: m.Float64s("body_pos"), sitePosM: m.Float64s("site_pos"), eqData: m.Float64s("eq_data"),
-		qpos0: m.Qpos0, qposAdr: m.Int32s("jnt_qposadr"),
+		qpos0: m.Qpos0, qposAdr: m.Int32s("jnt_qposadr"), siteBody: m.Int32s("site_bodyid"),
 	}
 	if t.stack > 1 {
 		e.states = mujoco.NewFrameStack[float32](t.stack, obsLen)
@@ -219,15 +219,22 @@ func matQuatXYZW(a []float64, id int) [4]float64 {
 	return [4]float64{x / n, y / n, z / n, w / n}
 }
 
-// setBodyPos and setSitePos move a body or a site of the env's own model (the
-// sources' model.body_pos and model.site_pos writes).
+// setBodyPos moves a body of the env's own model (the sources' model.body_pos
+// writes).
 func (e *Env) setBodyPos(name string, p vec3) {
 	if id := e.id(mujoco.ObjBody, name); id >= 0 {
 		copy(e.bodyPosM[3*id:3*id+3], p[:])
 	}
 }
+
+// setSitePos puts a site at the world position p, when the site hangs from the world
+// body (so that the goal markers show the goal). MetaWorld's _set_pos_site writes the
+// site's world position in mjData, which the next forward pass recomputes, so it never
+// moves a site for good; a site of another body (shelf-place's, basketball's and
+// hammer's goal, the peg's top) therefore keeps its place on that body, and resets
+// that read it (the shelf's goal) find it there episode after episode.
 func (e *Env) setSitePos(name string, p vec3) {
-	if id := e.id(mujoco.ObjSite, name); id >= 0 {
+	if id := e.id(mujoco.ObjSite, name); id >= 0 && e.siteBody[id] == 0 {
 		copy(e.sitePosM[3*id:3*id+3], p[:])
 	}
 }

@@ -123,3 +123,32 @@ func TestResetDistributions(t *testing.T) {
 		})
 	}
 }
+
+// TestGoalOnBodyStays: a goal read from a site that hangs from a moved body (the
+// basket's, the shelf's) keeps the same offset from that body over episodes, as in
+// MetaWorld, whose goal markers never move sites for good.
+func TestGoalOnBodyStays(t *testing.T) {
+	requireMuJoCo(t)
+	for id, body := range map[string]string{"MetaWorld/Basketball-v3": "basket_goal", "MetaWorld/ShelfPlace-v3": "shelf", "MetaWorld/Hammer-v3": "box"} {
+		env, _, err := envs.MakeEnv(id, nil, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := env.(*Env)
+		p := probe{t: t, e: e}
+		var first [3]float64
+		for i := range 5 {
+			e.Reset()
+			for range 3 {
+				e.Step([]float32{0, 0, 0, 0})
+			}
+			off := minus([3]float64(e.target), p.body(body))
+			if i == 0 {
+				first = off
+			} else if norm3(minus(off, first)) > 1e-9 {
+				t.Errorf("%s: episode %d's goal is %v from the %s, the first's %v", id, i, off, body, first)
+			}
+		}
+		e.Close()
+	}
+}
