@@ -93,6 +93,9 @@ type scripted struct {
 	reward func(p probe, ep *episode, o []float32, a [4]float64) (reward, success float64)
 	// succeeds says the policy reaches the goal within the episode on this engine.
 	succeeds bool
+	// grasps says the policy lifts the object with both pads pressing on it, which
+	// grasp_success reports from the contacts' constraint forces.
+	grasps bool
 }
 
 // moveTo is the policies' move(): the displacement toward to, scaled by gain.
@@ -145,7 +148,7 @@ var scriptedTasks = []scripted{
 			}
 			return reward, b2f(toTarget <= 0.05)
 		}},
-	{id: "MetaWorld/PickPlace-v3", succeeds: true, obj: func(p probe) [3]float64 { return p.body("obj") },
+	{id: "MetaWorld/PickPlace-v3", succeeds: true, grasps: true, obj: func(p probe) [3]float64 { return p.body("obj") },
 		policy: func(o []float32) [4]float64 {
 			hand, puck, goal := obsAt(o, 0), obsAt(o, 4), obsAt(o, 36)
 			grip := b2f(norm3(minus(hand, puck)) < 0.07)
@@ -384,7 +387,7 @@ func TestScriptedRewards(t *testing.T) {
 			if sc.id == "MetaWorld/ButtonPress-v3" {
 				ep.buttonStart = p.site("buttonStart")[1]
 			}
-			succeeded := 0
+			succeeded, grasped := 0, 0
 			for step := 1; step <= MaxPathLength; step++ {
 				a := sc.policy(o)
 				act32 := []float32{float32(a[0]), float32(a[1]), float32(a[2]), float32(a[3])}
@@ -398,11 +401,15 @@ func TestScriptedRewards(t *testing.T) {
 					t.Fatalf("step %d: reward %v success %v, the formula gives %v and %v", step, r.Reward, info[0], want, success)
 				}
 				succeeded += int(success)
+				grasped += int(info[2])
 				if r.Truncated != (step == MaxPathLength) {
 					t.Fatalf("step %d: truncated %v", step, r.Truncated)
 				}
 			}
-			t.Logf("success at %d of %d steps", succeeded, MaxPathLength)
+			t.Logf("success at %d of %d steps, grasp_success at %d", succeeded, MaxPathLength, grasped)
+			if sc.grasps && grasped == 0 {
+				t.Errorf("the scripted policy never held the object between the pads")
+			}
 			if sc.succeeds && succeeded == 0 {
 				t.Errorf("the scripted policy never succeeded")
 			}
