@@ -9,6 +9,24 @@ import "math"
 // _set_obj_xyz(v) with a scalar, which numpy broadcasts.
 func (e *Env) setObjScalar(v float64) { e.setQpos(objQpos, true, v) }
 
+// pressInfo is the info of the button, lock and coffee-button tasks: success within
+// successAt of the goal, near within 0.05, grasp_success while the fingers are open,
+// the reaching term as grasp_reward and the pressing term as in_place_reward.
+func pressInfo(s *scene, reward, toTarget, successAt, tcpToObj, near, pressed float64) stepInfo {
+	return stepInfo{reward: reward, success: b2f(toTarget <= successAt), near: b2f(tcpToObj <= 0.05),
+		graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+}
+
+// pressReward is weight times the reaching and gripper term, plus press times the
+// pressing term once the tool centre is within reach of the button.
+func pressReward(weight, grip, near, tcpToObj, reach, press, pressed float64) float64 {
+	reward := weight * hamacher(grip, near)
+	if tcpToObj <= reach {
+		reward += press * pressed
+	}
+	return reward
+}
+
 // topdownButtonReset places the button box; the goal is the hole under the button.
 func topdownButtonReset(e *Env) {
 	e.objInit = e.randVec.first()
@@ -23,12 +41,7 @@ func topdownButtonReward(e *Env, s *scene) stepInfo {
 	toTarget := math.Abs(e.target[2] - s.obj[2])
 	near := longTail(tcpToObj, 0, 0.01, dist(s.obj, e.initTCP))
 	pressed := longTail(toTarget, 0, 0.005, e.objToTargetInit)
-	reward := 5 * hamacher(1-s.open, near)
-	if tcpToObj <= 0.03 {
-		reward += 5 * pressed
-	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= 0.024), near: b2f(tcpToObj <= 0.05),
-		graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+	return pressInfo(s, pressReward(5, 1-s.open, near, tcpToObj, 0.03, 5, pressed), toTarget, 0.024, tcpToObj, near, pressed)
 }
 
 // buttonReset is button-press's and button-press-wall's reset.
@@ -45,12 +58,7 @@ func buttonReward(e *Env, s *scene) stepInfo {
 	near := longTail(tcpToObj, 0, 0.05, dist(s.obj, e.initTCP))
 	toTarget := math.Abs(e.target[1] - s.obj[1])
 	pressed := longTail(toTarget, 0, 0.005, e.objToTargetInit)
-	reward := 2 * hamacher(math.Max(s.open, 0), near)
-	if tcpToObj <= 0.05 {
-		reward += 8 * pressed
-	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= 0.02), near: b2f(tcpToObj <= 0.05),
-		graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+	return pressInfo(s, pressReward(2, math.Max(s.open, 0), near, tcpToObj, 0.05, 8, pressed), toTarget, 0.02, tcpToObj, near, pressed)
 }
 
 func buttonWallReward(e *Env, s *scene) stepInfo {
@@ -62,8 +70,7 @@ func buttonWallReward(e *Env, s *scene) stepInfo {
 	if tcpToObj > 0.07 {
 		reward = 2 * hamacher((1-s.open)/2, near)
 	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= 0.03), near: b2f(tcpToObj <= 0.05),
-		graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+	return pressInfo(s, reward, toTarget, 0.03, tcpToObj, near, pressed)
 }
 
 func coffeeButtonReset(e *Env) {
@@ -78,12 +85,7 @@ func coffeeButtonReward(e *Env, s *scene) stepInfo {
 	near := longTail(tcpToObj, 0, 0.05, dist(s.obj, e.initTCP))
 	toTarget := math.Abs(e.target[1] - s.obj[1])
 	pressed := longTail(toTarget, 0, 0.005, 0.03)
-	reward := 2 * hamacher(math.Max(s.open, 0), near)
-	if tcpToObj <= 0.05 {
-		reward += 8 * pressed
-	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= 0.02), near: b2f(tcpToObj <= 0.05),
-		graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+	return pressInfo(s, pressReward(2, math.Max(s.open, 0), near, tcpToObj, 0.05, 8, pressed), toTarget, 0.02, tcpToObj, near, pressed)
 }
 
 func dialReset(e *Env) {
@@ -174,8 +176,7 @@ func doorLockReward(e *Env, s *scene) stepInfo {
 	toTarget := math.Abs(e.target[2] - s.obj[2])
 	near := longTail(tcpToObj, 0, 0.01, distScaled(s.obj, e.initLeftPad, w))
 	pressed := longTail(toTarget, 0, 0.005, 0.1)
-	return stepInfo{reward: 2*hamacher(math.Max(s.open, 0), near) + 8*pressed, success: b2f(toTarget <= 0.02),
-		near: b2f(tcpToObj <= 0.05), graspSuccess: b2f(s.open > 0), graspReward: near, inPlace: pressed, objToTarget: toTarget}
+	return pressInfo(s, 2*hamacher(math.Max(s.open, 0), near)+8*pressed, toTarget, 0.02, tcpToObj, near, pressed)
 }
 
 func doorUnlockReset(e *Env) {
@@ -194,8 +195,7 @@ func doorUnlockReward(e *Env, s *scene) stepInfo {
 	ready := longTail(toLock, 0, 0.02, distScaled(shoulder(e.initTCP), e.objInit, w))
 	toTarget := math.Abs(e.target[0] - s.obj[0])
 	pushed := longTail(toTarget, 0, 0.005, 0.1)
-	return stepInfo{reward: 2*ready + 8*pushed, success: b2f(toTarget <= 0.02), near: b2f(toLock <= 0.05),
-		graspSuccess: b2f(s.open > 0), graspReward: ready, inPlace: pushed, objToTarget: toTarget}
+	return pressInfo(s, 2*ready+8*pushed, toTarget, 0.02, toLock, ready, pushed)
 }
 
 func drawerCloseReset(e *Env) {

@@ -27,6 +27,20 @@ func (e *Env) liftedTouch(s *scene, lift float64) float64 {
 	return b2f(e.touching() && s.open > 0 && s.obj[2]-lift > e.objInit[2])
 }
 
+// heldReward is the reward of the tasks that lift their object: the grasp and
+// placement terms combined, a bonus once the object is held (1 plus 5 times the
+// placement), and the full 10 at the goal.
+func heldReward(grasp, inPlace float64, held, atGoal bool) float64 {
+	reward := hamacher(grasp, inPlace)
+	if held {
+		reward += 1 + 5*inPlace
+	}
+	if atGoal {
+		reward = 10
+	}
+	return reward
+}
+
 // reachPushPick is the reset shared by reach, push and pick-place (and their wall
 // versions): object and goal at least 0.15 apart; the push tasks keep both at the
 // object's height.
@@ -122,13 +136,8 @@ func pickPlaceReward(e *Env, s *scene) stepInfo {
 	tcpToObj, toTarget := dist(s.obj, s.tcp), dist(s.obj, e.target)
 	inPlace := longTail(toTarget, 0, 0.05, dist(e.objInit, e.target))
 	grasp := e.pickPlaceCaging(s.a, s.obj)
-	reward := hamacher(grasp, inPlace)
-	if tcpToObj < 0.02 && s.open > 0 && s.obj[2]-0.01 > e.objInit[2] {
-		reward += 1 + 5*inPlace
-	}
-	if toTarget < 0.05 {
-		reward = 10
-	}
+	held := tcpToObj < 0.02 && s.open > 0 && s.obj[2]-0.01 > e.objInit[2]
+	reward := heldReward(grasp, inPlace, held, toTarget < 0.05)
 	return e.pushInfo(s, reward, tcpToObj, toTarget, grasp, inPlace, 0.07)
 }
 
@@ -361,14 +370,7 @@ func basketballReward(e *Env, s *scene) stepInfo {
 	if holding {
 		grasp = 1
 	}
-	reward := hamacher(grasp, inPlace)
-	if holding {
-		reward += 1 + 5*inPlace
-	}
-	if toTarget < r {
-		reward = 10
-	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= r), near: b2f(tcpToObj <= 0.05),
+	return stepInfo{reward: heldReward(grasp, inPlace, holding, toTarget < r), success: b2f(toTarget <= r), near: b2f(tcpToObj <= 0.05),
 		graspSuccess: b2f(s.open > 0 && s.obj[2]-0.03 > e.objInit[2]), graspReward: grasp, inPlace: inPlace, objToTarget: toTarget}
 }
 
@@ -484,14 +486,7 @@ func pegInsertReward(e *Env, s *scene) stepInfo {
 	if lifted {
 		grasp = 1
 	}
-	reward := hamacher(grasp, inPlace)
-	if lifted {
-		reward += 1 + 5*inPlace
-	}
-	if toTarget <= 0.07 {
-		reward = 10
-	}
-	return stepInfo{reward: reward, success: b2f(toTarget <= 0.07), near: b2f(tcpToObj <= 0.03),
+	return stepInfo{reward: heldReward(grasp, inPlace, lifted, toTarget <= 0.07), success: b2f(toTarget <= 0.07), near: b2f(tcpToObj <= 0.03),
 		graspSuccess: b2f(tcpToObj < 0.02 && s.open > 0 && s.obj[2]-0.01 > e.objInit[2]),
 		graspReward:  grasp, inPlace: inPlace, objToTarget: toTarget}
 }
