@@ -72,7 +72,7 @@ type Env struct {
 
 	fault    int
 	faultMsg string
-	frames   *frames
+	frames   mujoco.Frames // Render's renderer
 }
 
 // nameKey is a MuJoCo object type and name.
@@ -83,13 +83,8 @@ type nameKey struct {
 
 // newEnv makes one env of a task with its own model copy and data.
 func newEnv(t *task, seed int64) (*Env, error) {
-	m, err := t.model.Copy()
+	m, d, err := t.model.CopyWithData()
 	if err != nil {
-		return nil, err
-	}
-	d, err := mujoco.NewData(m)
-	if err != nil {
-		m.Close()
 		return nil, err
 	}
 	e := &Env{t: t, def: t.def, m: m, d: d, ids: map[nameKey]int{},

@@ -75,33 +75,23 @@ var modelFiles = sync.OnceValues(func() (map[string][]byte, error) {
 
 // models caches the compiled models by file name; envs copy them, since resets move
 // bodies and sites of their own model.
-var models struct {
-	sync.Mutex
-	m map[string]*mujoco.Model
-}
+var models mujoco.ModelCache
 
 // loadModel compiles a task's document (a base name such as sawyer_reach_v3.xml) once
 // and returns the shared compiled model.
 func loadModel(file string) (*mujoco.Model, error) {
-	models.Lock()
-	defer models.Unlock()
-	if m, ok := models.m[file]; ok {
+	return models.Get(file, func() (*mujoco.Model, error) {
+		files, err := modelFiles()
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := files[file]; !ok {
+			return nil, fmt.Errorf("metaworld: no model file %s among the embedded models", file)
+		}
+		m, err := mujoco.LoadModelFiles(file, files)
+		if err != nil {
+			return nil, fmt.Errorf("metaworld: %w", err)
+		}
 		return m, nil
-	}
-	files, err := modelFiles()
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := files[file]; !ok {
-		return nil, fmt.Errorf("metaworld: no model file %s among the embedded models", file)
-	}
-	m, err := mujoco.LoadModelFiles(file, files)
-	if err != nil {
-		return nil, fmt.Errorf("metaworld: %w", err)
-	}
-	if models.m == nil {
-		models.m = map[string]*mujoco.Model{}
-	}
-	models.m[file] = m
-	return m, nil
+	})
 }

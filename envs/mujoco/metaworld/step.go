@@ -157,21 +157,13 @@ func (e *Env) Observe(obs envpool.Obs, info []float32) {
 
 // Close implements io.Closer: it frees the env's renderer, data and model copy.
 func (e *Env) Close() error {
-	if e.frames != nil {
-		e.frames.r.Close()
-	}
+	e.frames.Close()
 	e.d.Close()
 	return e.m.Close()
 }
 
 // FrameSize is the side of the pictures Render draws.
 const FrameSize = 480
-
-// frames is an env's renderer, made at the first picture.
-type frames struct {
-	r   *mujoco.Renderer
-	img *image.RGBA
-}
 
 // An env draws itself, with a system library that may be missing.
 var (
@@ -187,17 +179,7 @@ func (e *Env) CanRender() error { return mujoco.LoadOSMesa() }
 // from MuJoCo's free camera framing the model (MetaWorld's Gymnasium renderer draws
 // from it when no camera is named); the image is overwritten by the next call.
 func (e *Env) Render() (image.Image, error) {
-	if e.frames == nil {
-		r, err := mujoco.NewRendererWith(e.m, FrameSize, FrameSize, mujoco.RenderOptions{ShadowSize: 1024})
-		if err != nil {
-			return nil, err
-		}
-		e.frames = &frames{r: r, img: image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize))}
-	}
-	if err := e.frames.r.RenderRGBA(e.d, e.m.FreeView(), e.frames.img); err != nil {
-		return nil, err
-	}
-	return e.frames.img, nil
+	return e.frames.Draw(e.m, e.d, e.m.FreeView(), FrameSize)
 }
 
 // RenderFPS is one picture per control step in simulated time (the spec's RenderFPS).
