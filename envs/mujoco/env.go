@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/rlpool/rlpool/envpool"
 )
@@ -328,30 +327,16 @@ func putClipped(dst []float32, src []float64, lo, hi float64) []float32 {
 
 // modelCache holds compiled models by asset name (or file path): compiling is done once
 // per process and the read-only mjModel shared by every env and pool of the task.
-var modelCache struct {
-	sync.Mutex
-	m map[string]*Model
-}
+var modelCache ModelCache
 
 func cachedModel(key string, load func() ([]byte, error)) (*Model, error) {
-	modelCache.Lock()
-	defer modelCache.Unlock()
-	if m, ok := modelCache.m[key]; ok {
-		return m, nil
-	}
-	xml, err := load()
-	if err != nil {
-		return nil, err
-	}
-	m, err := LoadModelXML(baseName(key), xml)
-	if err != nil {
-		return nil, err
-	}
-	if modelCache.m == nil {
-		modelCache.m = map[string]*Model{}
-	}
-	modelCache.m[key] = m
-	return m, nil
+	return modelCache.Get(key, func() (*Model, error) {
+		xml, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return LoadModelXML(baseName(key), xml)
+	})
 }
 
 func baseName(p string) string {
