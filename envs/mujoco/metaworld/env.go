@@ -223,11 +223,11 @@ func (e *Env) setBodyPos(name string, p vec3) {
 }
 
 // setSitePos puts a site at the world position p, when the site hangs from the world
-// body (so that the goal markers show the goal). MetaWorld's _set_pos_site writes the
-// site's world position in mjData, which the next forward pass recomputes, so it never
-// moves a site for good; a site of another body (shelf-place's, basketball's and
-// hammer's goal, the peg's top) therefore keeps its place on that body, and resets
-// that read it (the shelf's goal) find it there episode after episode.
+// body (so that the goal markers show the goal). Written into the model position of a
+// site of another body, a world position would be another point, and the goals that
+// resets read back from such sites (basketball's, shelf-place's, hammer's) would drift
+// from episode to episode; those sites stay on their bodies (docs/design/metaworld.md,
+// Goal sites).
 func (e *Env) setSitePos(name string, p vec3) {
 	if id := e.id(mujoco.ObjSite, name); id >= 0 && e.siteBody[id] == 0 {
 		copy(e.sitePosM[3*id:3*id+3], p[:])
