@@ -30,6 +30,22 @@ func pyTol(x, lo, hi, margin float64) float64 {
 	return 1 / ((d*scale)*(d*scale) + 1)
 }
 
+// pyGauss is reward_utils.tolerance with value_at_margin 0.1 and the Gaussian sigmoid.
+func pyGauss(x, lo, hi, margin float64) float64 {
+	if lo <= x && x <= hi {
+		return 1
+	}
+	if margin == 0 {
+		return 0
+	}
+	d := (lo - x) / margin
+	if x > hi {
+		d = (x - hi) / margin
+	}
+	scale := math.Sqrt(-2 * math.Log(0.1))
+	return math.Exp(-0.5 * (d * scale) * (d * scale))
+}
+
 // pyHamacher is reward_utils.hamacher_product.
 func pyHamacher(a, b float64) float64 {
 	if a+b-a*b > 0 {
@@ -82,7 +98,8 @@ func (p probe) tcp() [3]float64 {
 type episode struct {
 	initTCP, initLeft, initRight [3]float64
 	objInit                      [3]float64
-	buttonStart                  float64 // button-press: the button start site's y
+	buttonStart                  float64    // button-press: the button start site's y
+	start                        [3]float64 // the task's reference point at the reset (see scripted.start)
 }
 
 // scripted is one task's scripted policy and its reference reward and success.
@@ -93,6 +110,8 @@ type scripted struct {
 	reward func(p probe, ep *episode, o []float32, a [4]float64) (reward, success float64)
 	// succeeds says the policy reaches the goal within the episode on this engine.
 	succeeds bool
+	// start, when set, reads a point the formulas need from the reset state.
+	start func(p probe) [3]float64
 	// grasps says the policy lifts the object with both pads pressing on it, which
 	// grasp_success reports from the contacts' constraint forces.
 	grasps bool
@@ -326,6 +345,81 @@ var scriptedTasks = []scripted{
 		}},
 }
 
+// moreScripted are the scripted tasks of the articulated families beyond the first
+// eight: a faucet, a top-down button and a handle.
+var moreScripted = []scripted{
+	{id: "MetaWorld/FaucetOpen-v3", succeeds: true,
+		obj:   func(p probe) [3]float64 { return add3(p.site("handleStartOpen"), [3]float64{0, 0, -0.01}) },
+		start: func(p probe) [3]float64 { return p.body("faucetBase") },
+		policy: func(o []float32) [4]float64 {
+			hand, f := obsAt(o, 0), add3(obsAt(o, 4), [3]float64{-0.04, 0, 0.03})
+			to := add3(f, [3]float64{0.1, 0.05, 0})
+			switch {
+			case math.Hypot(hand[0]-f[0], hand[1]-f[1]) > 0.04:
+				to = add3(f, [3]float64{0, 0, 0.1})
+			case math.Abs(hand[2]-f[2]) > 0.04:
+				to = f
+			}
+			return act(moveTo(o, to, 25), 1)
+		},
+		reward: func(p probe, ep *episode, o []float32, a [4]float64) (float64, float64) {
+			obj, target := add3(p.obj(p), [3]float64{-0.04, 0, 0.03}), p.site("goal_open")
+			toTarget := norm3(minus(obj, target))
+			inPlace := pyTol(toTarget, 0, 0.07, math.Abs(norm3(minus(ep.start, target))-0.07))
+			reach := pyGauss(norm3(minus(obj, p.tcp())), 0, 0.01, math.Abs(norm3(minus(ep.start, ep.initTCP))-0.01))
+			reward := (2*reach + 3*inPlace) * 2
+			if toTarget <= 0.07 {
+				reward = 10
+			}
+			return reward, b2f(toTarget <= 0.07)
+		}},
+	{id: "MetaWorld/ButtonPressTopdown-v3", succeeds: true,
+		obj:   func(p probe) [3]float64 { return add3(p.body("button"), [3]float64{0, 0, 0.193}) },
+		start: func(p probe) [3]float64 { return p.site("buttonStart") },
+		policy: func(o []float32) [4]float64 {
+			hand, b := obsAt(o, 0), obsAt(o, 4)
+			to := b
+			if math.Hypot(hand[0]-b[0], hand[1]-b[1]) > 0.04 {
+				to = add3(b, [3]float64{0, 0, 0.1})
+			}
+			return act(moveTo(o, to, 25), 1)
+		},
+		reward: func(p probe, ep *episode, o []float32, a [4]float64) (float64, float64) {
+			obj, tcp, hole := p.obj(p), p.tcp(), p.site("hole")
+			tcpToObj := norm3(minus(obj, tcp))
+			toTarget := math.Abs(hole[2] - obj[2])
+			near := pyTol(tcpToObj, 0, 0.01, norm3(minus(obj, ep.initTCP)))
+			pressed := pyTol(toTarget, 0, 0.005, math.Abs(hole[2]-ep.start[2]))
+			reward := 5 * pyHamacher(1-p.open(), near)
+			if tcpToObj <= 0.03 {
+				reward += 5 * pressed
+			}
+			return reward, b2f(toTarget <= 0.024)
+		}},
+	{id: "MetaWorld/HandlePress-v3", succeeds: true,
+		obj:   func(p probe) [3]float64 { return p.site("handleStart") },
+		start: func(p probe) [3]float64 { return p.site("handleStart") },
+		policy: func(o []float32) [4]float64 {
+			hand, h := obsAt(o, 0), add3(obsAt(o, 4), [3]float64{0, -0.02, 0})
+			to := add3(h, [3]float64{0, 0, -0.5})
+			if math.Hypot(hand[0]-h[0], hand[1]-h[1]) > 0.02 {
+				to = add3(h, [3]float64{0, 0, 0.2})
+			}
+			return act(moveTo(o, to, 25), -1)
+		},
+		reward: func(p probe, ep *episode, o []float32, a [4]float64) (float64, float64) {
+			obj, target := p.obj(p), p.site("goalPress")
+			toTarget := math.Abs(obj[2] - target[2])
+			inPlace := pyTol(toTarget, 0, 0.02, math.Abs(math.Abs(ep.start[2]-target[2])-0.02))
+			reach := pyTol(norm3(minus(obj, p.tcp())), 0, 0.02, math.Abs(norm3(minus(ep.start, ep.initTCP))-0.02))
+			reward := pyHamacher(reach, inPlace)
+			if toTarget <= 0.02 {
+				reward = 1
+			}
+			return 10 * reward, b2f(toTarget <= 0.02)
+		}},
+}
+
 // buttonInit is button-press's _obj_to_target_init: the y distance from the button's
 // start site to the hole at the episode's start, read back from the model's sites
 // (they are fixed to the button box, which does not move).
@@ -358,12 +452,12 @@ func pyCaging(p probe, ep *episode, a [4]float64, obj, objInit [3]float64, objRa
 	return r
 }
 
-// TestScriptedRewards runs each scripted task for a whole episode with the goal
+// TestScriptedRewards runs each scripted task (eleven, eleven reward functions) for a whole episode with the goal
 // observed and checks every step's reward and success against the reference, and
 // that the policy succeeds where MetaWorld's does.
 func TestScriptedRewards(t *testing.T) {
 	requireMuJoCo(t)
-	for _, sc := range scriptedTasks {
+	for _, sc := range append(scriptedTasks, moreScripted...) {
 		t.Run(sc.id, func(t *testing.T) {
 			env, spec, err := envs.MakeEnv(sc.id, map[string]any{"partially_observable": false}, 11)
 			if err != nil {
@@ -386,6 +480,9 @@ func TestScriptedRewards(t *testing.T) {
 			}
 			if sc.id == "MetaWorld/ButtonPress-v3" {
 				ep.buttonStart = p.site("buttonStart")[1]
+			}
+			if sc.start != nil {
+				ep.start = sc.start(p)
 			}
 			succeeded, grasped := 0, 0
 			for step := 1; step <= MaxPathLength; step++ {
