@@ -74,7 +74,7 @@ func TestSpec(t *testing.T) {
 	if !slices.Equal(spec.InfoKeys, wantKeys) || spec.InfoWidth() != len(wantKeys) {
 		t.Errorf("info keys %v (width %d)", spec.InfoKeys, spec.InfoWidth())
 	}
-	for k, v := range map[string]any{"frame_skip": 5, "frame_stack": 1, "partially_observable": true, "reward_threshold": 10.0} {
+	for k, v := range map[string]any{"frame_skip": 5, "frame_stack": 1, "partially_observable": true, "reward_threshold": 10.0, "task_name": "reach-v3"} {
 		if spec.Options[k] != v {
 			t.Errorf("option %s = %v, want %v", k, spec.Options[k], v)
 		}
@@ -94,6 +94,10 @@ func TestSpec(t *testing.T) {
 		if shown[36+i] != float32(e.target[i]) || e.target == (vec3{}) {
 			t.Errorf("shown goal %v, target %v", shown[36:], e.target)
 		}
+	}
+	// task_name runs another task under the id, as EnvPool's does.
+	if _, e := resetObs(t, "MetaWorld/Reach-v3", map[string]any{"task_name": "push-v3"}); e.def.name != "push-v3" || e.t.index != 40 {
+		t.Errorf("task_name push-v3 made %s (task_id %d)", e.def.name, e.t.index)
 	}
 	stacked, _ := resetObs(t, "MetaWorld/Reach-v3", map[string]any{"frame_stack": 3})
 	if len(stacked) != 3*39 || !slices.Equal(stacked[:39], stacked[78:]) || !slices.Equal(stacked[:39], hidden) {
@@ -130,6 +134,7 @@ func TestBadInput(t *testing.T) {
 		{"frame_skip": 0}:           "frame_skip",
 		{"frame_stack": 40}:         "frame_stack",
 		{"partially_observable": 1}: "partially_observable",
+		{"task_name": "missing-v3"}: "Unknown MetaWorld task_name: missing-v3",
 	} {
 		_, err := envs.SpecOf("MetaWorld/Push-v3", *opts)
 		if err == nil || !strings.Contains(err.Error(), want) {

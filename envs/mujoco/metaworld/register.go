@@ -13,6 +13,7 @@ package metaworld
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/rlpool/rlpool/envpool"
@@ -33,6 +34,7 @@ type options struct {
 	FrameStack          int     `toml:"frame_stack" range:"[1,16]" help:"observations stacked per step"`
 	PartiallyObservable bool    `toml:"partially_observable" help:"hide the goal (zeros in the last three observation values)"`
 	RewardThreshold     float64 `toml:"reward_threshold" help:"EnvPool's reward_threshold, reported as given: a per-step reward (10 is the reward at the goal), not an episode's return"`
+	TaskName            string  `toml:"task_name" help:"the MetaWorld task to run (reach-v3, ...): the id's own by default; EnvPool lets another id's task be named"`
 }
 
 // task is one registered task under one set of options.
@@ -81,10 +83,18 @@ func init() {
 // build reads the options, compiles (or reuses) the task's model and returns the spec
 // and a factory of envs.
 func build(d *taskDef, index int, family map[string]any) (envpool.Spec, envpool.Factory, error) {
-	o := options{FrameSkip: 5, FrameStack: 1, PartiallyObservable: true, RewardThreshold: 10}
+	o := options{FrameSkip: 5, FrameStack: 1, PartiallyObservable: true, RewardThreshold: 10, TaskName: d.name}
 	id := ID(d.name)
 	if err := envs.DecodeOptions(family, &o); err != nil {
 		return envpool.Spec{}, nil, fmt.Errorf("metaworld: %s: %w", id, err)
+	}
+	if o.TaskName != d.name {
+		// EnvPool's task_name picks the task whatever the id; its error names the option.
+		other := slices.IndexFunc(taskDefs, func(t *taskDef) bool { return t.name == o.TaskName })
+		if other < 0 {
+			return envpool.Spec{}, nil, fmt.Errorf("metaworld: %s: Unknown MetaWorld task_name: %s (option task_name takes a MetaWorld v3 task name such as %s)", id, o.TaskName, d.name)
+		}
+		d, index = taskDefs[other], other
 	}
 	m, err := loadModel(d.xml)
 	if err != nil {
