@@ -99,9 +99,23 @@ func TestSpec(t *testing.T) {
 	if _, e := resetObs(t, "MetaWorld/Reach-v3", map[string]any{"task_name": "push-v3"}); e.def.name != "push-v3" || e.t.index != 40 {
 		t.Errorf("task_name push-v3 made %s (task_id %d)", e.def.name, e.t.index)
 	}
-	stacked, _ := resetObs(t, "MetaWorld/Reach-v3", map[string]any{"frame_stack": 3})
+	if spec, err := envs.SpecOf("MetaWorld/Reach-v3", map[string]any{"frame_stack": 3}); err != nil || !slices.Equal(spec.ObsSpace.Shape, []int{3, 39}) {
+		t.Errorf("frame_stack 3: observation shape %v (%v), want [3 39]", spec.ObsSpace.Shape, err)
+	}
+	stacked, se := resetObs(t, "MetaWorld/Reach-v3", map[string]any{"frame_stack": 3})
 	if len(stacked) != 3*39 || !slices.Equal(stacked[:39], stacked[78:]) || !slices.Equal(stacked[:39], hidden) {
 		t.Errorf("stacked observation of %d values", len(stacked))
+	}
+	// A step adds the newest observation last: the same as an unstacked env's.
+	_, plain := resetObs(t, "MetaWorld/Reach-v3", nil)
+	a := []float32{0.5, -0.5, 0.2, 1}
+	se.Step(a)
+	plain.Step(a)
+	after, newest := make([]float32, 3*39), make([]float32, 39)
+	se.Observe(envpool.Obs{F32: after}, make([]float32, len(InfoKeys)))
+	plain.Observe(envpool.Obs{F32: newest}, make([]float32, len(InfoKeys)))
+	if !slices.Equal(after[:78], stacked[:78]) || !slices.Equal(after[78:], newest) {
+		t.Errorf("after a step the stack is not the reset's two oldest frames and the new one")
 	}
 	// The previous frame repeats the current one after a reset.
 	if !slices.Equal(hidden[:18], hidden[18:36]) {

@@ -102,10 +102,14 @@ func build(d *taskDef, index int, family map[string]any) (envpool.Spec, envpool.
 	}
 	t := &task{def: d, index: index, model: m, limit: MaxPathLength, partial: o.PartiallyObservable, frameSkip: o.FrameSkip, stack: o.FrameStack}
 	inf := float32(math.Inf(1))
-	n := o.FrameStack * obsLen
+	obs := envpool.UniformBox(-inf, inf, envpool.Float32, obsLen)
+	if o.FrameStack > 1 {
+		// EnvPool stacks along a new first axis, oldest first.
+		obs = envpool.UniformBox(-inf, inf, envpool.Float32, o.FrameStack, obsLen)
+	}
 	t.spec = envpool.Spec{
 		TaskID:          id,
-		ObsSpace:        envpool.UniformBox(-inf, inf, envpool.Float32, n),
+		ObsSpace:        obs,
 		ActionSpace:     envpool.UniformBox(-1, 1, envpool.Float32, 4),
 		MaxEpisodeSteps: MaxPathLength,
 		FrameSkip:       o.FrameSkip,
