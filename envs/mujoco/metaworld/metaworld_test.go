@@ -108,9 +108,9 @@ func TestSpec(t *testing.T) {
 	}
 	// A step adds the newest observation last: the same as an unstacked env's.
 	_, plain := resetObs(t, "MetaWorld/Reach-v3", nil)
-	a := []float32{0.5, -0.5, 0.2, 1}
-	se.Step(a)
-	plain.Step(a)
+	act := []float32{0.5, -0.5, 0.2, 1}
+	se.Step(act)
+	plain.Step(act)
 	after, newest := make([]float32, 3*39), make([]float32, 39)
 	se.Observe(envpool.Obs{F32: after}, make([]float32, len(InfoKeys)))
 	plain.Observe(envpool.Obs{F32: newest}, make([]float32, len(InfoKeys)))
