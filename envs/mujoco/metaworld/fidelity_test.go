@@ -14,8 +14,9 @@ import (
 // simulated state read back from MuJoCo's arrays, with the formulas of the tasks'
 // compute_reward and evaluate_state in MetaWorld v3.0.0, written out here on their own.
 
-// pyTol is reward_utils.tolerance with value_at_margin 0.1 and the long-tail sigmoid.
-func pyTol(x, lo, hi, margin float64) float64 {
+// pyTolerance is reward_utils.tolerance with value_at_margin 0.1 and the given sigmoid
+// of the distance outside the bounds in margins.
+func pyTolerance(x, lo, hi, margin float64, sigmoid func(d float64) float64) float64 {
 	if lo <= x && x <= hi {
 		return 1
 	}
@@ -26,24 +27,22 @@ func pyTol(x, lo, hi, margin float64) float64 {
 	if x > hi {
 		d = (x - hi) / margin
 	}
-	scale := math.Sqrt(1/0.1 - 1)
-	return 1 / ((d*scale)*(d*scale) + 1)
+	return sigmoid(d)
 }
 
-// pyGauss is reward_utils.tolerance with value_at_margin 0.1 and the Gaussian sigmoid.
+// pyTol is tolerance with the long-tail sigmoid, pyGauss with the Gaussian one.
+func pyTol(x, lo, hi, margin float64) float64 {
+	return pyTolerance(x, lo, hi, margin, func(d float64) float64 {
+		scale := math.Sqrt(1/0.1 - 1)
+		return 1 / ((d*scale)*(d*scale) + 1)
+	})
+}
+
 func pyGauss(x, lo, hi, margin float64) float64 {
-	if lo <= x && x <= hi {
-		return 1
-	}
-	if margin == 0 {
-		return 0
-	}
-	d := (lo - x) / margin
-	if x > hi {
-		d = (x - hi) / margin
-	}
-	scale := math.Sqrt(-2 * math.Log(0.1))
-	return math.Exp(-0.5 * (d * scale) * (d * scale))
+	return pyTolerance(x, lo, hi, margin, func(d float64) float64 {
+		scale := math.Sqrt(-2 * math.Log(0.1))
+		return math.Exp(-0.5 * (d * scale) * (d * scale))
+	})
 }
 
 // pyHamacher is reward_utils.hamacher_product.
@@ -211,7 +210,7 @@ var scriptedTasks = []scripted{
 			}
 			return reward, b2f(toTarget <= 0.07)
 		}},
-	{id: "MetaWorld/ButtonPress-v3", succeeds: true, obj: func(p probe) [3]float64 { return add3(p.body("button"), [3]float64{0, -0.193, 0}) },
+	{id: "MetaWorld/ButtonPress-v3", succeeds: true, start: func(p probe) [3]float64 { return p.site("buttonStart") }, obj: func(p probe) [3]float64 { return add3(p.body("button"), [3]float64{0, -0.193, 0}) },
 		policy: func(o []float32) [4]float64 {
 			hand, button := obsAt(o, 0), obsAt(o, 4)
 			button[2] -= 0.07
@@ -223,16 +222,8 @@ var scriptedTasks = []scripted{
 			return act(moveTo(o, button, 25), 0)
 		},
 		reward: func(p probe, ep *episode, o []float32, a [4]float64) (float64, float64) {
-			obj, tcp, hole := p.obj(p), p.tcp(), p.site("hole")
-			tcpToObj := norm3(minus(obj, tcp))
-			toTarget := math.Abs(hole[1] - obj[1])
-			near := pyTol(tcpToObj, 0, 0.05, norm3(minus(obj, ep.initTCP)))
-			pressed := pyTol(toTarget, 0, 0.005, ep.buttonInit(p))
-			reward := 2 * pyHamacher(math.Max(p.open(), 0), near)
-			if tcpToObj <= 0.05 {
-				reward += 8 * pressed
-			}
-			return reward, b2f(toTarget <= 0.02)
+			// button-press-v3: pressing along y, near within 5 cm, the open gripper.
+			return pyPress(p, ep, 1, 0.05, math.Max(p.open(), 0), 2, 0.05, 8, 0.02)
 		}},
 	{id: "MetaWorld/DrawerOpen-v3", succeeds: true, obj: func(p probe) [3]float64 { return add3(p.body("drawer_link"), [3]float64{0, -0.16, 0}) },
 		policy: func(o []float32) [4]float64 {
@@ -385,16 +376,8 @@ var moreScripted = []scripted{
 			return act(moveTo(o, to, 25), 1)
 		},
 		reward: func(p probe, ep *episode, o []float32, a [4]float64) (float64, float64) {
-			obj, tcp, hole := p.obj(p), p.tcp(), p.site("hole")
-			tcpToObj := norm3(minus(obj, tcp))
-			toTarget := math.Abs(hole[2] - obj[2])
-			near := pyTol(tcpToObj, 0, 0.01, norm3(minus(obj, ep.initTCP)))
-			pressed := pyTol(toTarget, 0, 0.005, math.Abs(hole[2]-ep.start[2]))
-			reward := 5 * pyHamacher(1-p.open(), near)
-			if tcpToObj <= 0.03 {
-				reward += 5 * pressed
-			}
-			return reward, b2f(toTarget <= 0.024)
+			// button-press-topdown-v3: pressing along z, near within 1 cm, the closed gripper.
+			return pyPress(p, ep, 2, 0.01, 1-p.open(), 5, 0.03, 5, 0.024)
 		}},
 	{id: "MetaWorld/HandlePress-v3", succeeds: true,
 		obj:   func(p probe) [3]float64 { return p.site("handleStart") },
@@ -420,11 +403,22 @@ var moreScripted = []scripted{
 		}},
 }
 
-// buttonInit is button-press's _obj_to_target_init: the y distance from the button's
-// start site to the hole at the episode's start, read back from the model's sites
-// (they are fixed to the button box, which does not move).
-func (ep *episode) buttonInit(p probe) float64 {
-	return math.Abs(p.site("hole")[1] - ep.buttonStart)
+// pyPress is the button tasks' compute_reward and success: the button (p.obj) pressed
+// along axis toward the hole from its start site's place at the reset (ep.start), the
+// tool centre near it within nearBound, weight times the Hamacher product of grip and
+// nearness, plus pressWeight times the pressing term once within reach; success
+// within successAt.
+func pyPress(p probe, ep *episode, axis int, nearBound, grip, weight, reach, pressWeight, successAt float64) (float64, float64) {
+	obj, hole := p.obj(p), p.site("hole")
+	tcpToObj := norm3(minus(obj, p.tcp()))
+	toTarget := math.Abs(hole[axis] - obj[axis])
+	near := pyTol(tcpToObj, 0, nearBound, norm3(minus(obj, ep.initTCP)))
+	pressed := pyTol(toTarget, 0, 0.005, math.Abs(hole[axis]-ep.start[axis]))
+	reward := weight * pyHamacher(grip, near)
+	if tcpToObj <= reach {
+		reward += pressWeight * pressed
+	}
+	return reward, b2f(toTarget <= successAt)
 }
 
 // pyCaging is SawyerXYZEnv._gripper_caging_reward without medium density.
@@ -477,9 +471,6 @@ func TestScriptedRewards(t *testing.T) {
 			ep.initTCP, ep.objInit = e.initTCP, p.obj(p)
 			if d := norm3(minus(ep.initTCP, p.tcp())); d > 1e-3 {
 				t.Fatalf("init_tcp %v is %v from the tool centre after the reset", ep.initTCP, d)
-			}
-			if sc.id == "MetaWorld/ButtonPress-v3" {
-				ep.buttonStart = p.site("buttonStart")[1]
 			}
 			if sc.start != nil {
 				ep.start = sc.start(p)
