@@ -65,11 +65,12 @@ files=(
   envpool/atari/atari_render_test.py
   envpool/atari/atari_pretrain_test.py
 )
-# Every MuJoCo test file of the two families.
+# Every MuJoCo test file of the three families.
 while IFS= read -r f; do files+=("$f"); done < <(
-  git -C "$mirror" ls-tree -r --name-only "$tag" envpool/mujoco/gym envpool/mujoco/dmc | grep '_test\.py$')
+  git -C "$mirror" ls-tree -r --name-only "$tag" envpool/mujoco/gym envpool/mujoco/dmc envpool/mujoco/metaworld | grep '_test\.py$')
 regs=(envpool/atari/registration.py envpool/classic_control/registration.py
-      envpool/mujoco/gym/registration.py envpool/mujoco/dmc/registration.py)
+      envpool/mujoco/gym/registration.py envpool/mujoco/dmc/registration.py
+      envpool/mujoco/metaworld/registration.py)
 git -C "$mirror" archive "$tag" "${files[@]}" "${regs[@]}" | tar -x -C "$work"
 cp "$shim/conftest.py" "$work/conftest.py"
 mkdir -p "$work/envpool_base/atari"

@@ -119,6 +119,9 @@ type Contact struct {
 	Pos, Normal [3]float64
 	// Geom1 and Geom2 are the geom ids in contact.
 	Geom1, Geom2 int
+	// EfcAddress is the contact's first row in the constraint arrays (efc_force, ...),
+	// or -1 when the contact is excluded from the constraint solver.
+	EfcAddress int
 }
 
 // NCon is the number of contacts found by the last collision detection.
@@ -140,5 +143,6 @@ func (d *Data) Contact(i int) Contact {
 	}
 	out.Geom1 = int(*(*int32)(unsafe.Add(c, offContact_geom1)))
 	out.Geom2 = int(*(*int32)(unsafe.Add(c, offContact_geom2)))
+	out.EfcAddress = int(*(*int32)(unsafe.Add(c, offContact_efc_address)))
 	return out
 }

@@ -5,14 +5,17 @@ import (
 	"sync"
 )
 
-// Frames draws an env's pictures for people (Render, recordings): a FrameSize square
-// renderer with 1024-texel shadows (frameOptions), made at the first picture, and the
-// image it draws into, overwritten by each picture. The zero value is ready; the
-// families on the binding (the control suite, the robotics families) keep one per
-// env and Close it with the env.
+// Frames draws an env's pictures for people (Render, recordings): a square renderer of
+// Size (FrameSize when 0) with 1024-texel shadows (frameOptions), made at the first
+// picture, and the image it draws into, overwritten by each picture. The zero value is
+// ready; the families on the binding (the control suite, the robotics families,
+// MetaWorld) keep one per env and Close it with the env.
 type Frames struct {
-	r   *Renderer
-	img *image.RGBA
+	// Size is the side of the pictures in pixels, fixed at the first picture; 0 means
+	// FrameSize.
+	Size int
+	r    *Renderer
+	img  *image.RGBA
 	// View is the view the first picture was drawn from; later pictures keep it, as
 	// Gymnasium's viewer keeps the camera it made at its first frame.
 	View View
@@ -21,11 +24,15 @@ type Frames struct {
 // Draw draws d's state, from view() the first time and from the same view after.
 func (f *Frames) Draw(d *Data, view func() View) (*image.RGBA, error) {
 	if f.r == nil {
-		r, err := NewRendererWith(d.m, FrameSize, FrameSize, frameOptions)
+		size := f.Size
+		if size <= 0 {
+			size = FrameSize
+		}
+		r, err := NewRendererWith(d.m, size, size, frameOptions)
 		if err != nil {
 			return nil, err
 		}
-		f.r, f.img, f.View = r, image.NewRGBA(image.Rect(0, 0, FrameSize, FrameSize)), view()
+		f.r, f.img, f.View = r, image.NewRGBA(image.Rect(0, 0, size, size)), view()
 	}
 	if err := f.r.RenderRGBA(d, f.View, f.img); err != nil {
 		return nil, err

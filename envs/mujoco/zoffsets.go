@@ -521,6 +521,7 @@ const (
 	offContact_frame           = 32
 	offContact_geom1           = 508
 	offContact_geom2           = 512
+	offContact_efc_address     = 520
 	sizeofMjvScene             = 8656
 	sizeofMjvCamera            = 64
 	sizeofMjvOption            = 68

@@ -20,13 +20,16 @@ from . import spaces as _spaces
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 
 #: Families whose EnvPool arrays are MuJoCo's doubles (mjtNum).
-DOUBLE_FAMILIES = ("mujoco", "dmc")
+DOUBLE_FAMILIES = ("mujoco", "dmc", "metaworld")
+
+#: Double families whose EnvPool actions are float32 all the same: MetaWorld's.
+FLOAT32_ACTION_FAMILIES = ("metaworld",)
 
 #: dtypes of the info columns EnvPool declares as integers or float32 whatever the family.
 _INFO_DTYPES = {
     "lives": np.int32, "terminated": np.int32, "elapsed_step": np.int32, "step_type": np.int32,
     "error": np.int32, "reward": np.float32, "discount": np.float32, "ram": np.uint8,
-    "agent_pos": np.int32, "mission_id": np.int32,
+    "agent_pos": np.int32, "mission_id": np.int32, "task_id": np.int32,
 }
 
 #: Observation entries whose dtype EnvPool declares apart from the rest of the
@@ -267,8 +270,9 @@ class EnvSpec:
             out["action"] = ArraySpec(np.int32, [-1], 0, a["n"] - 1, is_discrete=True)
         else:
             shape = tuple(a["shape"])
-            out["action"] = ArraySpec(self._float, [-1] + list(shape), _bound(a["low"], "-inf", shape, self._float),
-                                      _bound(a["high"], "inf", shape, self._float))
+            f = np.float32 if self.family in FLOAT32_ACTION_FAMILIES else self._float
+            out["action"] = ArraySpec(f, [-1] + list(shape), _bound(a["low"], "-inf", shape, f),
+                                      _bound(a["high"], "inf", shape, f))
         return out
 
     # -- gym, gymnasium and dm_env views ----------------------------------------------

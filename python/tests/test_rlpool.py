@@ -594,3 +594,19 @@ def test_rss_steady_over_many_steps():
     rss = [int(x) for x in out.stdout.split()]
     print("RSS KiB after warm-up and after each quarter of %d steps: %s" % (steps, rss))
     assert rss[4] - rss[2] < 2048, "RSS grew from %d KiB to %d KiB over the second half" % (rss[2], rss[4])
+
+def test_metaworld_dtypes_as_envpool():
+    # EnvPool's MetaWorld: float64 observations and info values (MuJoCo's doubles),
+    # float32 actions in [-1, 1], task_id an int32, episodes of 500 steps.
+    with make_or_skip("MetaWorld/Reach-v3", num_envs=2, seed=1, partially_observable=False) as pool:
+        assert pool.observation_space.shape == (39,) and pool.observation_space.dtype == np.float64
+        act = pool.action_space
+        assert act.shape == (4,) and act.dtype == np.float32
+        np.testing.assert_array_equal(act.low, [-1] * 4)
+        np.testing.assert_array_equal(act.high, [1] * 4)
+        assert pool.spec.max_episode_steps == 500
+        obs, info = pool.reset()
+        obs, rew, term, trunc, info = pool.step(np.zeros((2, 4), np.float32))
+        assert info["success"].dtype == np.float64 and info["task_id"].dtype == np.int32
+        np.testing.assert_array_equal(info["task_id"], [43, 43])  # reach-v3's place in EnvPool's list
+        assert np.any(obs[:, 36:] != 0)  # the goal, observed

@@ -157,7 +157,8 @@ def _map_envpool():
     _module("envpool.mujoco", package=True)
     _module("envpool.mujoco.gym", package=True)
     _module("envpool.mujoco.dmc", package=True)
-    for fam in ("atari", "classic_control", "mujoco.gym", "mujoco.dmc"):
+    _module("envpool.mujoco.metaworld", package=True)
+    for fam in ("atari", "classic_control", "mujoco.gym", "mujoco.dmc", "mujoco.metaworld"):
         _envpool_registration("envpool.%s.registration" % fam)
 
 

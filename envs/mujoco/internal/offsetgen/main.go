@@ -98,6 +98,7 @@ int main(void) {
   P("offContact_frame", offsetof(mjContact, frame));
   P("offContact_geom1", offsetof(mjContact, geom1));
   P("offContact_geom2", offsetof(mjContact, geom2));
+  P("offContact_efc_address", offsetof(mjContact, efc_address));
 
   // Rendering (render.go): the visualizer's and renderer's structs, the mjModel
   // settings a renderer reads, and the enum values it passes.
