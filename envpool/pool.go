@@ -51,6 +51,22 @@ type queueSlot struct {
 	it  workItem
 }
 
+// lane is one worker's share of the action queue: a ring of the items of the envs
+// whose ids are the worker's index modulo NumThreads. A worker takes from its own lane
+// first, so that an env keeps running on the core whose caches hold its state (a
+// MuJoCo env's model and data are far larger than the few microseconds of arithmetic
+// a step does on them), and takes from the other lanes when its own is empty, so that
+// no worker idles while items wait. avail counts the lane's items written and not yet
+// claimed; the pool's work semaphore counts them over all lanes.
+type lane struct {
+	items []queueSlot
+	tail  uint64 // the sender's next position
+	added int64  // items the sender wrote since it last raised avail
+	head  atomic.Uint64
+	avail atomic.Int64
+	_     [64]byte // lanes written by different cores sit on different cache lines
+}
+
 // envState is the pool's bookkeeping for one env. Only the worker running the env
 // touches it (and Resumed, while the env is idle); the queue's atomics order successive
 // workers, and Recv's wait orders a worker before the driving goroutine.
@@ -68,10 +84,9 @@ type Pool struct {
 	actionDim int
 	actions   []float32 // NumEnvs x actionDim, copied in by Send
 
-	// The action queue: a ring written by Send and drained by workers.
-	items []queueSlot
-	tail  uint64
-	head  atomic.Uint64
+	// The action queue: one lane per worker, written by Send and drained by workers;
+	// work counts the items in all lanes.
+	lanes []lane
 	work  *semaphore
 
 	// The ring of output buffers.
@@ -108,14 +123,20 @@ func New(spec Spec, factory Factory, opts Options) (*Pool, error) {
 		envs:      make([]Env, o.NumEnvs),
 		state:     make([]envState, o.NumEnvs),
 		actionDim: spec.ActionSpace.Size(),
-		items:     make([]queueSlot, o.NumEnvs+o.NumThreads),
 		work:      newSemaphore(),
 		busy:      make([]bool, o.NumEnvs),
 		stamp:     make([]uint64, o.NumEnvs),
 	}
 	p.actions = make([]float32, o.NumEnvs*p.actionDim)
-	for i := range p.items {
-		p.items[i].seq.Store(uint64(i))
+	// A lane holds at most its envs' items (each env is in flight once) and a share of
+	// Close's stop items.
+	p.lanes = make([]lane, o.NumThreads)
+	for w := range p.lanes {
+		l := &p.lanes[w]
+		l.items = make([]queueSlot, (o.NumEnvs+o.NumThreads-1)/o.NumThreads+1)
+		for i := range l.items {
+			l.items[i].seq.Store(uint64(i))
+		}
 	}
 	for i := range p.state {
 		p.state[i].reset = newGame // a fresh env counts as done
@@ -231,7 +252,7 @@ func (p *Pool) Send(actions []float32, envIDs []int32) error {
 		copy(p.actions[int(id)*p.actionDim:], actions[k*p.actionDim:(k+1)*p.actionDim])
 		p.enqueue(workItem{envID: id})
 	}
-	p.work.release(n)
+	p.publish(n)
 	return nil
 }
 
@@ -275,23 +296,44 @@ func (p *Pool) checkSend(id int, action []float32) error {
 	return nil
 }
 
-// enqueue puts an item on the ring; the caller releases the work semaphore afterwards,
-// which publishes it.
-func (p *Pool) enqueue(it workItem) {
+// enqueue puts an item on its env's lane (a stop item on lane stop); the caller
+// publishes the items it enqueued afterwards.
+func (p *Pool) enqueue(it workItem, stop ...int) {
+	var l *lane
 	if it.envID >= 0 {
 		p.place(&it)
+		l = &p.lanes[int(it.envID)%len(p.lanes)]
+	} else {
+		l = &p.lanes[stop[0]%len(p.lanes)]
 	}
-	s := &p.items[p.tail%uint64(len(p.items))]
-	for s.seq.Load() != p.tail {
+	s := &l.items[l.tail%uint64(len(l.items))]
+	for s.seq.Load() != l.tail {
 		runtime.Gosched() // a worker has yet to read this cell's previous item
 	}
 	s.it = it
-	s.seq.Store(p.tail + 1)
-	p.tail++
+	s.seq.Store(l.tail + 1)
+	l.tail++
+	l.added++
 	if it.envID >= 0 {
 		p.busy[it.envID] = true
 		p.inFlight++
 	}
+}
+
+// publish makes the n items enqueued since the last publish available to the workers:
+// each lane's count first, then the permits, so that a worker holding a permit always
+// finds an item (take). One atomic add per lane and one release per Send keep the
+// sender's cost per item to writing it.
+func (p *Pool) publish(n int) {
+	if len(p.lanes) > 1 {
+		for w := range p.lanes {
+			if l := &p.lanes[w]; l.added > 0 {
+				l.avail.Add(l.added)
+				l.added = 0
+			}
+		}
+	}
+	p.work.release(n)
 }
 
 // place says where an item's result goes: in sync mode, the next row of the open batch
@@ -408,7 +450,7 @@ func (p *Pool) SendReset(envIDs []int32) error {
 	for k := range n {
 		p.enqueue(workItem{envID: idAt(envIDs, k), reset: true})
 	}
-	p.work.release(n)
+	p.publish(n)
 	return nil
 }
 
@@ -429,10 +471,10 @@ func (p *Pool) Close() error {
 		return nil
 	}
 	p.closed = true
-	for range p.opts.NumThreads {
-		p.enqueue(workItem{envID: -1})
+	for w := range p.opts.NumThreads {
+		p.enqueue(workItem{envID: -1}, w)
 	}
-	p.work.release(p.opts.NumThreads)
+	p.publish(p.opts.NumThreads)
 	p.wg.Wait()
 	return p.closeEnvs()
 }
@@ -461,18 +503,44 @@ func (p *Pool) worker(w int) {
 	}
 	for {
 		p.work.acquire()
-		pos := p.head.Add(1) - 1
-		s := &p.items[pos%uint64(len(p.items))]
-		for s.seq.Load() != pos+1 {
-			runtime.Gosched() // published before the permit; only a reordering delay
-		}
-		it := s.it
-		s.seq.Store(pos + uint64(len(p.items)))
+		it := p.take(w)
 		if it.envID < 0 {
 			return
 		}
 		p.runSafe(w, it)
 	}
+}
+
+// take claims an item for worker w, which holds a work permit: from its own lane when
+// it has one, else from the next lane that does. A permit stands for an item written
+// to some lane (avail is raised before the permit is released), so the search ends. A
+// lone worker takes from its lane without counting.
+func (p *Pool) take(w int) workItem {
+	n := len(p.lanes)
+	if n == 1 {
+		return p.lanes[0].claim()
+	}
+	for {
+		for k := range n {
+			l := &p.lanes[(w+k)%n]
+			if l.avail.Add(-1) >= 0 {
+				return l.claim()
+			}
+			l.avail.Add(1) // none here: give the count back
+		}
+	}
+}
+
+// claim reads the lane's next item, which the caller has counted as its own.
+func (l *lane) claim() workItem {
+	pos := l.head.Add(1) - 1
+	s := &l.items[pos%uint64(len(l.items))]
+	for s.seq.Load() != pos+1 {
+		runtime.Gosched() // written before it was counted; only a reordering delay
+	}
+	it := s.it
+	s.seq.Store(pos + uint64(len(l.items)))
+	return it
 }
 
 // runSafe runs one work item; a panicking env is reported by the next Recv and its row
