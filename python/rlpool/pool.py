@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _lib
 from . import dm
-from .spec import EnvSpec
+from .spec import EnvSpec, nest
 
 _RECV_POLL_MS = 100
 
@@ -309,12 +309,13 @@ class RLPool:
 
     def _observation(self, flat):
         """The observation in EnvPool's form: one array (in EnvPool's dtype), or a dict
-        of the control suite's named fields (EnvSpec.field_of: stacked ones with their
-        frame axis)."""
+        of the named fields (EnvSpec.field_of: stacked ones with their frame axis),
+        nested where the engine names a field outer:inner (the kitchen's goals)."""
         dtype = self.spec.obs_dtype
         if self._obs_fields[0][2] is None:
             return flat if flat.dtype == dtype else flat.astype(dtype)
-        return {k: self.spec.field_of(flat, k, off, size).astype(self.spec.field_dtype(k)) for k, off, size in self._obs_fields}
+        return dict(nest([(k, self.spec.field_of(flat, k, off, size).astype(self.spec.field_dtype(k)))
+                          for k, off, size in self._obs_fields]))
 
     def _info(self, b):
         """The info dict of a batch, with EnvPool's keys and dtypes."""
@@ -501,7 +502,7 @@ class DMEnvPool(RLPool, dm.Environment):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        fields = ["env_id", "players"] + [k for k, _, _ in self._obs_fields]
+        fields = ["env_id", "players"] + [k for k, _ in nest([(k, None) for k, _, _ in self._obs_fields])]
         fields += [k for _, _, k in self._info_cols if k != "elapsed_step"]
         self._state_cls = collections.namedtuple("State", fields)
         self._players_cls = collections.namedtuple("players", ["env_id"])
@@ -517,7 +518,7 @@ class DMEnvPool(RLPool, dm.Environment):
     def _to(self, b, reset, return_info):
         info = self._info(b)
         obs = self._observation(b["obs"])
-        values = dict(obs) if isinstance(obs, dict) else {"obs": obs}
+        values = dict(obs) if isinstance(obs, dict) else {"obs": obs}  # nested entries stay dicts
         values.update((k, v) for k, v in info.items() if k not in ("players", "elapsed_step"))
         values["players"] = self._players_cls(env_id=b["env_id"])
         st, disc = self._step_type_discount(b)

@@ -20,10 +20,11 @@ from . import spaces as _spaces
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 
 #: Families whose EnvPool arrays are MuJoCo's doubles (mjtNum).
-DOUBLE_FAMILIES = ("mujoco", "dmc", "metaworld")
+DOUBLE_FAMILIES = ("mujoco", "dmc", "metaworld", "fetch", "hand", "adroit", "pointmaze", "kitchen")
 
-#: Double families whose EnvPool actions are float32 all the same: MetaWorld's.
-FLOAT32_ACTION_FAMILIES = ("metaworld",)
+#: Double families whose EnvPool actions are float32 all the same: MetaWorld's and
+#: Gymnasium-Robotics' but the kitchen's.
+FLOAT32_ACTION_FAMILIES = ("metaworld", "fetch", "hand", "adroit", "pointmaze")
 
 #: dtypes of the info columns EnvPool declares as integers or float32 whatever the family.
 _INFO_DTYPES = {
@@ -98,6 +99,24 @@ def _namedtuple(name, entries):
     """A namedtuple of the (field, value) pairs in order."""
     fields = [k for k, _ in entries]
     return collections.namedtuple(name, fields)(*[v for _, v in entries])
+
+
+def nest(entries, make=dict):
+    """Nest (name, value) pairs whose names are "outer:inner" (the engine's flat names
+    of a nested observation dict, such as the kitchen's "desired_goal:kettle") into
+    (outer, make(inner pairs)) at the place of the first, keeping the order; other
+    pairs stay as they are. make builds the inner container from its pairs."""
+    out, groups = [], {}
+    for k, v in entries:
+        if ":" not in k:
+            out.append((k, v))
+            continue
+        outer, inner = k.split(":", 1)
+        if outer not in groups:
+            groups[outer] = []
+            out.append((outer, groups[outer]))
+        groups[outer].append((inner, v))
+    return [(k, make(nest(v, make)) if k in groups and v is groups[k] else v) for k, v in out]
 
 
 class EnvSpec:
@@ -284,7 +303,7 @@ class EnvSpec:
                 entries.append((k[4:] or "obs", _spaces.box(env_type, a.minimum, a.maximum, a.shape, a.dtype)))
         if len(entries) == 1:
             return entries[0][1]
-        return _spaces.dict_space(env_type, entries)
+        return _spaces.dict_space(env_type, nest(entries, lambda pairs: _spaces.dict_space(env_type, pairs)))
 
     def _action_space(self, env_type):
         a = self.action_array_spec["action"]
@@ -321,10 +340,12 @@ class EnvSpec:
             if k == "info:players.env_id":
                 entries.append(("players", _namedtuple("players", [("env_id", _dm_spec("env_id", a))])))
             elif k.startswith("info:") or k.startswith("obs:"):
-                entries.append((k.split(":", 1)[1], _dm_spec(k.split(":", 1)[1], a)))
+                name = k.split(":", 1)[1]
+                entries.append((name, _dm_spec(name.rsplit(":", 1)[-1], a)))
             elif k == "obs":
                 entries.append(("obs", _dm_spec("obs", a)))
-        return _namedtuple("State", entries)
+        # Nested entries (the kitchen's goals, named by task, with spaces) are dicts.
+        return _namedtuple("State", nest(entries))
 
     def action_spec(self):
         """The dm_env spec of one env's action."""

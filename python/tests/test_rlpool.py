@@ -610,3 +610,29 @@ def test_metaworld_dtypes_as_envpool():
         assert info["success"].dtype == np.float64 and info["task_id"].dtype == np.int32
         np.testing.assert_array_equal(info["task_id"], [43, 43])  # reach-v3's place in EnvPool's list
         assert np.any(obs[:, 36:] != 0)  # the goal, observed
+
+def test_robotics_goal_dicts_as_envpool():
+    # Gymnasium-Robotics as EnvPool gives it: float64 observation dicts, float32
+    # actions (the kitchen's float64), and the kitchen's goals nested by task.
+    with make_or_skip("FetchReach-v4", num_envs=2, seed=1) as pool:
+        space = pool.observation_space
+        assert list(space.spaces) == ["observation", "achieved_goal", "desired_goal"]
+        assert space["observation"].shape == (10,) and space["desired_goal"].dtype == np.float64
+        assert pool.action_space.dtype == np.float32
+        obs, info = pool.reset()
+        obs, rew, term, trunc, info = pool.step(np.zeros((2, 4), np.float32))
+        assert obs["achieved_goal"].shape == (2, 3) and obs["achieved_goal"].dtype == np.float64
+        # FetchReach-v4's sparse reward: 0 within 5 cm of the goal, else -1.
+        dist = np.linalg.norm(obs["achieved_goal"] - obs["desired_goal"], axis=1)
+        np.testing.assert_array_equal(rew, -(dist > 0.05).astype(rew.dtype))
+    with make_or_skip("FrankaKitchen-v1", num_envs=2, seed=1) as pool:
+        goals = pool.observation_space["desired_goal"]
+        assert list(goals.spaces)[:2] == ["bottom burner", "top burner"] and goals["kettle"].shape == (7,)
+        assert pool.action_space.dtype == np.float64
+        obs, _ = pool.reset()
+        assert set(obs) == {"observation", "desired_goal", "achieved_goal"}
+        assert obs["achieved_goal"]["microwave"].shape == (2, 1)
+    with make_or_skip("FrankaKitchen-v1", num_envs=2, seed=1, env_type="dm") as pool:
+        ts = pool.reset()
+        assert ts.observation.desired_goal["kettle"].shape == (2, 7)
+        assert pool.observation_spec().desired_goal["kettle"].shape == (7,)
