@@ -10,15 +10,11 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 )
 
 // requireMuJoCo skips a test when libmujoco 2.2.2 cannot be loaded.
-func requireMuJoCo(t *testing.T) {
-	t.Helper()
-	if err := mujoco.Load(); err != nil {
-		t.Skipf("MuJoCo tests need %s: %v", mujoco.LibraryPackage, err)
-	}
-}
+func requireMuJoCo(t *testing.T) { t.Helper(); mujocotest.RequireMuJoCo(t) }
 
 // envpoolIDs is EnvPool's list of MetaWorld ids (registration.py), in its order.
 var envpoolIDs = strings.Fields(`Assembly BinPicking:2 Basketball:1 BoxClose ButtonPressTopdown

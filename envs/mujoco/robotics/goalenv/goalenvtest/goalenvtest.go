@@ -14,29 +14,18 @@ import (
 
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
-	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 	"github.com/rlpool/rlpool/envs/mujoco/robotics/goalenv"
 )
 
-// RequireMuJoCo skips a test when libmujoco cannot be loaded, naming the package.
-func RequireMuJoCo(t testing.TB) {
-	t.Helper()
-	if err := mujoco.Load(); err != nil {
-		t.Skipf("robotics tests need Debian's %s (apt-get install %s): %v", mujoco.LibraryPackage, mujoco.LibraryPackage, err)
-	}
-}
+// RequireMuJoCo skips a test when libmujoco cannot be loaded (mujocotest).
+func RequireMuJoCo(t testing.TB) { t.Helper(); mujocotest.RequireMuJoCo(t) }
 
 // MakeEnv builds one env of a task outside any pool, closed when the test ends.
 func MakeEnv(t testing.TB, id string, opts map[string]any, seed int64) (*goalenv.Env, envpool.Spec) {
 	t.Helper()
-	RequireMuJoCo(t)
-	e, spec, err := envs.MakeEnv(id, opts, seed)
-	if err != nil {
-		t.Fatalf("MakeEnv(%s, %v): %v", id, opts, err)
-	}
-	g := e.(*goalenv.Env)
-	t.Cleanup(func() { g.Close() })
-	return g, spec
+	e, spec := mujocotest.MakeEnv(t, id, opts, seed)
+	return e.(*goalenv.Env), spec
 }
 
 // Observe returns the env's current observation and info row.
