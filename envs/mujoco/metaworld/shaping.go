@@ -1,50 +1,24 @@
 package metaworld
 
-import "math"
+import (
+	"math"
+
+	"github.com/rlpool/rlpool/envs/mujoco/dmc"
+)
 
 // The reward shaping functions of MetaWorld's reward_utils, shared by every task's
-// reward. The sources call them with dm_control's tolerance defaults: the value 0.1 at
-// the margin, a long-tail or a Gaussian sigmoid.
+// reward. Its tolerance is dm_control's, called with the defaults (the value 0.1 at the
+// margin, a long-tail or a Gaussian sigmoid): the control suite's own implementation.
 
-// valueAtMargin is tolerance's value at margin distance from the bounds.
-const valueAtMargin = 0.1
-
-// outside is how far x lies outside [lower, upper] in units of margin, and whether
-// it lies inside at all; margin 0 makes every outside point infinitely far.
-func outside(x, lower, upper, margin float64) (float64, bool) {
-	if lower <= x && x <= upper {
-		return 0, true
-	}
-	d := x - upper
-	if x < lower {
-		d = lower - x
-	}
-	if margin <= 0 {
-		return math.Inf(1), false
-	}
-	return d / margin, false
-}
-
-// longTail is tolerance(x, bounds=(lower, upper), margin, sigmoid="long_tail"):
-// 1 inside the bounds, 1/((d*s)^2+1) at d margins outside, with s chosen so that one
-// margin out gives 0.1.
+// longTail is tolerance(x, bounds=(lower, upper), margin, sigmoid="long_tail"), the
+// control suite's tolerance (dmc.Tolerance) with its default 0.1 at the margin.
 func longTail(x, lower, upper, margin float64) float64 {
-	d, in := outside(x, lower, upper, margin)
-	if in {
-		return 1
-	}
-	s := d * math.Sqrt(1/valueAtMargin-1)
-	return 1 / (s*s + 1)
+	return dmc.Tolerance(x, lower, upper, margin, dmc.LongTail, dmc.DefaultValueAtMargin)
 }
 
-// gaussian is tolerance with the Gaussian sigmoid: exp(-(d*s)^2/2), 0.1 one margin out.
+// gaussian is tolerance with the Gaussian sigmoid.
 func gaussian(x, lower, upper, margin float64) float64 {
-	d, in := outside(x, lower, upper, margin)
-	if in {
-		return 1
-	}
-	s := d * math.Sqrt(-2*math.Log(valueAtMargin))
-	return math.Exp(-0.5 * s * s)
+	return dmc.Tolerance(x, lower, upper, margin, dmc.Gaussian, dmc.DefaultValueAtMargin)
 }
 
 // hamacher is the Hamacher product of two values in [0, 1], ab/(a+b-ab), a soft "and"

@@ -10,6 +10,7 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/robotics/goalenv"
 	"github.com/rlpool/rlpool/envs/mujoco/robotics/mjrobot"
 	"github.com/rlpool/rlpool/envs/mujoco/robotics/mjrobot/robottest"
 )
@@ -273,7 +274,7 @@ func TestResetDistribution(t *testing.T) {
 		case *Pen:
 			spans = []span{{lo: -1, hi: 1}, {lo: -1, hi: 1}, {lo: -1e-9, hi: 1e-9}}
 			read = func() []float64 {
-				e := quatToEuler([4]float64(s.ModelRow("body_quat", l.Target, 4)))
+				e := goalenv.QuatToEuler([4]float64(s.ModelRow("body_quat", l.Target, 4)))
 				return e[:]
 			}
 		case *Relocate:
@@ -295,23 +296,6 @@ func TestResetDistribution(t *testing.T) {
 			width := sp.hi - sp.lo
 			if sp.min < sp.lo-1e-9 || sp.max > sp.hi+1e-9 || (width > 1e-6 && (sp.min > sp.lo+0.05*width || sp.max < sp.hi-0.05*width)) {
 				t.Errorf("%s: value %d spans [%v, %v], want [%v, %v]", id, i, sp.min, sp.max, sp.lo, sp.hi)
-			}
-		}
-	}
-}
-
-// TestEulerQuat: eulerToQuat and quatToEuler invert each other and agree with the
-// rotation about x alone.
-func TestEulerQuat(t *testing.T) {
-	q := eulerToQuat([3]float64{0.5, 0, 0})
-	if math.Abs(q[0]-math.Cos(0.25)) > 1e-12 || math.Abs(q[1]-math.Sin(0.25)) > 1e-12 || q[2] != 0 || q[3] != 0 {
-		t.Errorf("rotation by 0.5 about x: %v", q)
-	}
-	for _, e := range [][3]float64{{0.3, -0.7, 0}, {-1, 1, 0.2}, {0.1, 0.2, 0.3}} {
-		back := quatToEuler(eulerToQuat(e))
-		for k := range 3 {
-			if math.Abs(back[k]-e[k]) > 1e-9 {
-				t.Errorf("euler %v -> %v", e, back)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/robotics/goalenv"
 	"github.com/rlpool/rlpool/envs/mujoco/robotics/mjrobot"
 )
 
@@ -101,7 +102,7 @@ func (h *Hammer) observe(s *mjrobot.Sim, o []float32) {
 		o = mjrobot.Put(o, clip1(x))
 	}
 	palm, obj, nail := s.Site(h.Palm), s.Body(h.Object), s.Site(h.Nail)
-	rot := quatToEuler(s.BodyQuat(h.Object))
+	rot := goalenv.QuatToEuler(s.BodyQuat(h.Object))
 	o = mjrobot.Put(o, palm[:]...)
 	o = mjrobot.Put(o, obj[:]...)
 	o = mjrobot.Put(o, rot[:]...)
@@ -150,7 +151,7 @@ func newPen(_ *mjrobot.Sim, r resolver) logic {
 }
 
 func (p *Pen) reset(s *mjrobot.Sim) {
-	q := eulerToQuat([3]float64{s.Uniform(-1, 1), s.Uniform(-1, 1), 0})
+	q := goalenv.EulerToQuat([3]float64{s.Uniform(-1, 1), s.Uniform(-1, 1), 0})
 	copy(s.ModelRow("body_quat", p.Target, 4), q[:])
 	s.Forward()
 	p.penLength = norm(sub(s.Site(p.ObjectTop), s.Site(p.ObjectBottom)))
@@ -248,40 +249,4 @@ func (l *Relocate) score(s *mjrobot.Sim) (float64, float64, bool) {
 		r += 20
 	}
 	return r, d, d < 0.1
-}
-
-// eulerToQuat is the quaternion (w, x, y, z) of static-axis Euler angles (x, y, z)
-// applied x first, Gymnasium-Robotics' rotations.euler2quat.
-func eulerToQuat(e [3]float64) [4]float64 {
-	ai, aj, ak := e[2]/2, -e[1]/2, e[0]/2
-	si, sj, sk := math.Sin(ai), math.Sin(aj), math.Sin(ak)
-	ci, cj, ck := math.Cos(ai), math.Cos(aj), math.Cos(ak)
-	cc, cs, sc, ss := ci*ck, ci*sk, si*ck, si*sk
-	return [4]float64{cj*cc + sj*ss, cj*cs - sj*sc, -(cj*ss + sj*cc), cj*sc - sj*cs}
-}
-
-// quatToEuler is the inverse of eulerToQuat through the rotation matrix,
-// Gymnasium-Robotics' rotations.quat2euler.
-func quatToEuler(q [4]float64) [3]float64 {
-	m := quatToMat(q)
-	cy := math.Sqrt(m[8]*m[8] + m[5]*m[5])
-	if cy > 4*2.220446049250313e-16 {
-		return [3]float64{-math.Atan2(m[5], m[8]), -math.Atan2(-m[2], cy), -math.Atan2(m[1], m[0])}
-	}
-	return [3]float64{0, -math.Atan2(-m[2], cy), -math.Atan2(-m[3], m[4])}
-}
-
-// quatToMat is the row-major rotation matrix of a quaternion (w, x, y, z), normalised.
-func quatToMat(q [4]float64) [9]float64 {
-	n := q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]
-	if n <= 2.220446049250313e-16 {
-		return [9]float64{1, 0, 0, 0, 1, 0, 0, 0, 1}
-	}
-	s := 2 / n
-	w, x, y, z := q[0], q[1], q[2], q[3]
-	return [9]float64{
-		1 - s*(y*y+z*z), s * (x*y - z*w), s * (x*z + y*w),
-		s * (x*y + z*w), 1 - s*(x*x+z*z), s * (y*z - x*w),
-		s * (x*z - y*w), s * (y*z + x*w), 1 - s*(x*x+y*y),
-	}
 }

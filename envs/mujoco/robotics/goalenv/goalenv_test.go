@@ -103,3 +103,20 @@ func TestDistanceRule(t *testing.T) {
 		t.Errorf("dense: %v, distance %v", dense.Reward(a, far), dense.Distance(a, near))
 	}
 }
+
+// TestEulerQuat: EulerToQuat and QuatToEuler invert each other and agree with the
+// rotation about x alone.
+func TestEulerQuat(t *testing.T) {
+	q := EulerToQuat([3]float64{0.5, 0, 0})
+	if math.Abs(q[0]-math.Cos(0.25)) > 1e-12 || math.Abs(q[1]-math.Sin(0.25)) > 1e-12 || q[2] != 0 || q[3] != 0 {
+		t.Errorf("rotation by 0.5 about x: %v", q)
+	}
+	for _, e := range [][3]float64{{0.3, -0.7, 0}, {-1, 1, 0.2}, {0.1, 0.2, 0.3}} {
+		back := QuatToEuler(EulerToQuat(e))
+		for k := range 3 {
+			if math.Abs(back[k]-e[k]) > 1e-9 {
+				t.Errorf("euler %v -> %v", e, back)
+			}
+		}
+	}
+}
