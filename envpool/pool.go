@@ -104,6 +104,8 @@ type Pool struct {
 
 	scratchInfo [][]float32 // per worker, for the info of a same-step reset
 	workerErr   atomic.Pointer[error]
+	// recvWaiting is set while Recv waits for a batch (finishRows).
+	recvWaiting atomic.Bool
 	wg          sync.WaitGroup
 }
 
@@ -384,13 +386,13 @@ func (p *Pool) recv(d time.Duration) (*Batch, bool, error) {
 	if missing > 0 {
 		p.finishRows(buf, missing)
 	}
-	if d < 0 {
-		buf.ready.acquire()
-	} else if !buf.ready.acquireTimeout(d) {
-		if missing == 0 || buf.withdraw(missing, p.opts.BatchSize) {
+	if !buf.ready.tryAcquire() {
+		p.recvWaiting.Store(true)
+		ok := p.wait(buf, d, missing)
+		p.recvWaiting.Store(false)
+		if !ok {
 			return nil, false, nil
 		}
-		buf.ready.acquire() // the batch completed as the wait ended; its permit is given
 	}
 	buf.done.Store(0)
 	p.consumed++
@@ -405,6 +407,23 @@ func (p *Pool) recv(d time.Duration) (*Batch, bool, error) {
 		return b, true, *e
 	}
 	return b, true, nil
+}
+
+// wait waits for buf's batch, at most d when d >= 0; false means it gave up, with the
+// rows that no env will write withdrawn again.
+func (p *Pool) wait(buf *stateBuffer, d time.Duration, missing int32) bool {
+	if d < 0 {
+		buf.ready.acquire()
+		return true
+	}
+	if buf.ready.acquireTimeout(d) {
+		return true
+	}
+	if missing == 0 || buf.withdraw(missing, p.opts.BatchSize) {
+		return false
+	}
+	buf.ready.acquire() // the batch completed as the wait ended; its permit is given
+	return true
 }
 
 // Step is Send followed by Recv.
@@ -633,5 +652,13 @@ func (p *Pool) finish(buf *stateBuffer) { p.finishRows(buf, 1) }
 func (p *Pool) finishRows(buf *stateBuffer, n int32) {
 	if int(buf.done.Add(n)) == p.opts.BatchSize {
 		buf.ready.release(1)
+		if p.recvWaiting.Load() && p.work.count.Load() > 0 {
+			// Hand this processor to the woken Recv. The runtime queues it behind the
+			// running goroutine, and a worker with items still queued never yields on
+			// its own: with every processor stepping envs, the driving goroutine would
+			// sit runnable until the queue ran dry, and the pool would lose the
+			// overlap of its next Send with the steps still in flight.
+			runtime.Gosched()
+		}
 	}
 }
