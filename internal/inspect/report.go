@@ -252,6 +252,7 @@ func WriteShow(w io.Writer, r *Run, thresholds []float64) error {
 	if len(r.Metrics.Rows) > 0 {
 		fmt.Fprintf(tw, "  metrics rows\t%d (last at %d env steps)\n", len(r.Metrics.Rows), int64(r.Metrics.Last(rundir.ColEnvSteps)))
 		fmt.Fprintf(tw, "  steps/s (last interval)\t%s\n", num(r.Metrics.Last(rundir.ColStepsPerSec)))
+		fmt.Fprintf(tw, "  CPU %% of one core (last interval)\t%s\n", num(r.Metrics.Last(rundir.ColCPU)))
 		for _, c := range learnerColumns(&r.Metrics) {
 			fmt.Fprintf(tw, "  %s (last)\t%s\n", c, num(r.Metrics.Last(c)))
 		}

@@ -13,6 +13,7 @@ const (
 	ColEnvSteps     = "env_steps"          // env steps so far
 	ColWall         = "wall_s"             // seconds of training so far (timing-dependent)
 	ColStepsPerSec  = "steps_per_s"        // env steps per second over the interval (timing-dependent)
+	ColCPU          = "cpu_pct"            // the process's CPU time over the interval's wall time, % of one core (timing-dependent)
 	ColEpisodes     = "episodes"           // episodes that ended in the interval
 	ColReturnMean   = "return_mean"        // their raw returns: mean, std, min, max
 	ColReturnStd    = "return_std"         //
@@ -26,7 +27,7 @@ const (
 )
 
 // metricsFixed are metrics.csv's leading columns in order.
-var metricsFixed = []string{ColEnvSteps, ColWall, ColStepsPerSec, ColEpisodes, ColReturnMean, ColReturnStd,
+var metricsFixed = []string{ColEnvSteps, ColWall, ColStepsPerSec, ColCPU, ColEpisodes, ColReturnMean, ColReturnStd,
 	ColReturnMin, ColReturnMax, ColLengthMean, ColRecentReturn}
 
 // MetricsHeader is metrics.csv's header: the fixed columns (with the recent success
@@ -68,7 +69,7 @@ func MetricsGroup(name string) string {
 	switch name {
 	case ColEpisodes, ColReturnMean, ColReturnStd, ColReturnMin, ColReturnMax, ColLengthMean, ColRecentReturn, ColRecentSuccess:
 		return GroupEpisode
-	case ColWall, ColStepsPerSec:
+	case ColWall, ColStepsPerSec, ColCPU:
 		return GroupPerf
 	}
 	return GroupTrain

@@ -37,7 +37,7 @@ func TestColumns(t *testing.T) {
 
 func TestMetricsHeader(t *testing.T) {
 	h := MetricsHeader(false, []string{"policy_loss", "entropy"})
-	want := "env_steps,wall_s,steps_per_s,episodes,return_mean,return_std,return_min,return_max,length_mean,recent_return_mean,policy_loss,entropy"
+	want := "env_steps,wall_s,steps_per_s,cpu_pct,episodes,return_mean,return_std,return_min,return_max,length_mean,recent_return_mean,policy_loss,entropy"
 	if got := strings.Join(h, ","); got != want {
 		t.Errorf("MetricsHeader = %s, want %s", got, want)
 	}

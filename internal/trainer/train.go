@@ -102,6 +102,8 @@ type runner struct {
 	curves        rundir.Curves
 	start         time.Time
 	wallBase      float64
+	cpuMark       float64 // processCPUSeconds at cpuMarkAt: cpuPercent's last reading
+	cpuMarkAt     time.Time
 	lastDraw      time.Time
 
 	launched   time.Time // when Run was called: the early-feedback lines time from it
@@ -313,6 +315,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	}
 	r.wallBase = r.st.WallSeconds
 	r.start = time.Now()
+	r.cpuMark, r.cpuMarkAt = processCPUSeconds(), r.start
 	r.startSteps = r.learner.EnvSteps()
 	return r.dir.WriteMeta(r.meta)
 }
@@ -408,6 +411,16 @@ func readCurve(path, x, y string) []rundir.CurvePoint {
 }
 
 func (r *runner) wall() float64 { return r.wallBase + time.Since(r.start).Seconds() }
+
+// cpuPercent is the CPU time (user and system, all threads) the process used since the
+// last call, or since the run started in this process, over the wall time between: 200
+// is two cores kept busy. It is NaN where the system does not report CPU time.
+func (r *runner) cpuPercent() float64 {
+	now, cpu := time.Now(), processCPUSeconds()
+	pct := 100 * (cpu - r.cpuMark) / math.Max(now.Sub(r.cpuMarkAt).Seconds(), 1e-9)
+	r.cpuMark, r.cpuMarkAt = cpu, now
+	return pct
+}
 
 // loop runs Iterate until the run ends and returns its final status.
 func (r *runner) loop(ctx context.Context) (string, error) {
@@ -547,6 +560,7 @@ func (r *runner) checkTarget() bool {
 func (r *runner) logInterval() error {
 	steps, wall := r.learner.EnvSteps(), r.wall()
 	sps := float64(steps-r.st.LastLogSteps) / math.Max(wall-r.st.LastLogWall, 1e-9)
+	cpu := r.cpuPercent()
 	rets := r.st.IntReturns
 	mean, std, lo, hi := summary(rets)
 	lenMean := math.NaN()
@@ -558,7 +572,7 @@ func (r *runner) logInterval() error {
 		lenMean = float64(s) / float64(len(r.st.IntLengths))
 	}
 	recent := r.recentMean()
-	row := []string{strconv.FormatInt(steps, 10), fmtF(wall), fmtF(sps), strconv.Itoa(len(rets)),
+	row := []string{strconv.FormatInt(steps, 10), fmtF(wall), fmtF(sps), fmtF(cpu), strconv.Itoa(len(rets)),
 		fmtF(mean), fmtF(std), fmtF(lo), fmtF(hi), fmtF(lenMean), fmtF(recent)}
 	if r.success {
 		row = append(row, fmtF(r.recentSuccess()))
@@ -582,7 +596,7 @@ func (r *runner) logInterval() error {
 	}
 	r.clearProgress()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "steps=%d wall=%.1fs sps=%.0f episodes=%d return=%.2f recent=%.2f", steps, wall, sps, len(rets), mean, recent)
+	fmt.Fprintf(&sb, "steps=%d wall=%.1fs sps=%.0f cpu=%.0f%% episodes=%d return=%.2f recent=%.2f", steps, wall, sps, cpu, len(rets), mean, recent)
 	if r.success {
 		fmt.Fprintf(&sb, " success=%.3f", r.recentSuccess())
 	}

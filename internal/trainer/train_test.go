@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -70,7 +71,8 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// dropTimingColumns removes metrics.csv's wall-clock columns (wall_s, steps_per_s).
+// dropTimingColumns removes metrics.csv's timing-dependent columns (wall_s,
+// steps_per_s, cpu_pct).
 func dropTimingColumns(t *testing.T, path string) string {
 	t.Helper()
 	header, rows, err := rundir.ReadCSV(path)
@@ -79,12 +81,12 @@ func dropTimingColumns(t *testing.T, path string) string {
 	}
 	skip := map[int]bool{}
 	for i, h := range header {
-		if h == rundir.ColWall || h == rundir.ColStepsPerSec {
+		if h == rundir.ColWall || h == rundir.ColStepsPerSec || h == rundir.ColCPU {
 			skip[i] = true
 		}
 	}
-	if len(skip) != 2 {
-		t.Fatalf("metrics.csv header %v lacks wall_s or steps_per_s", header)
+	if len(skip) != 3 {
+		t.Fatalf("metrics.csv header %v lacks wall_s, steps_per_s or cpu_pct", header)
 	}
 	var sb strings.Builder
 	for _, r := range append([][]string{header}, rows...) {
@@ -318,6 +320,30 @@ func TestAsyncModeRuns(t *testing.T) {
 	}
 	if strings.Count(eps[0], "\n") < 20 {
 		t.Errorf("async run finished only %d episodes", strings.Count(eps[0], "\n")-1)
+	}
+}
+
+// Every metrics row reports the process's CPU use over its interval: a training run
+// keeps at least part of a core busy and cannot use more than every core.
+func TestMetricsCPUColumn(t *testing.T) {
+	res := runOnce(t, context.Background(), Options{Config: testConfig(t, t.TempDir())})
+	header, rows, err := rundir.ReadCSV(filepath.Join(res.Dir, rundir.MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := rundir.NewColumns(header).Index(rundir.ColCPU)
+	if col < 0 {
+		t.Fatalf("metrics.csv header %v has no %s", header, rundir.ColCPU)
+	}
+	if len(rows) < 3 {
+		t.Fatalf("%d metrics rows, want one per 512-step interval of 2048", len(rows))
+	}
+	limit := 100*float64(runtime.NumCPU()) + 5
+	for i, r := range rows {
+		v, err := strconv.ParseFloat(r[col], 64)
+		if err != nil || !(v > 0 && v <= limit) {
+			t.Errorf("row %d: cpu_pct %q, want a percentage in (0, %g]", i, r[col], limit)
+		}
 	}
 }
 
