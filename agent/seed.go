@@ -15,6 +15,9 @@ const (
 	StreamActor uint64 = 0xac7
 	// StreamEval samples the actions of `train eval` (with its own -seed).
 	StreamEval uint64 = 0xe7a1
+	// StreamPPOLearn shuffles PPO's minibatches when ppo.overlap runs the update on a
+	// goroutine of its own, beside the sampling of the next rollout.
+	StreamPPOLearn uint64 = 0x5eed_0f_9e1
 )
 
 // NewPCG returns the generator of stream for a run seed.

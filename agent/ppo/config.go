@@ -45,6 +45,13 @@ type Config struct {
 	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
 	// (item 5); off reproduces CleanRL, which treats truncation as termination.
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
+	// Overlap collects each rollout while the update on the previous one runs, so the
+	// envs and the acting pass fill the cores the update leaves idle. The rollout is
+	// then sampled by the weights from before that update: every update learns from
+	// data one update old (a policy lag of one, which the clipped ratio absorbs as it
+	// absorbs the lag between epochs). A checkpoint does not keep the rollout waiting
+	// for its update; a resumed run collects a fresh one first.
+	Overlap bool `toml:"overlap" help:"collect the next rollout while the update runs (a policy lag of one update)"`
 }
 
 // DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4

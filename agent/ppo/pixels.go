@@ -61,12 +61,19 @@ func (t *Trainer) pixels() bool { return t.policy.Torso != nil }
 func (t *Trainer) initObs(total int) {
 	if t.pixels() {
 		t.heldU8 = make([]uint8, t.numEnvs*t.obsDim)
-		t.store = NewRolloutU8(total, t.obsDim, t.actWidth, t.numEnvs)
 	} else {
 		t.held = make([]float32, t.numEnvs*t.obsDim)
-		t.store = NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
 	}
+	t.store = t.newRollout(total)
 	t.rawRewardCol, t.gameOverCol = t.spec.InfoIndex("reward"), t.spec.InfoIndex("terminated")
+}
+
+// newRollout allocates a rollout of total slots in the spec's dtype.
+func (t *Trainer) newRollout(total int) *Rollout {
+	if t.pixels() {
+		return NewRolloutU8(total, t.obsDim, t.actWidth, t.numEnvs)
+	}
+	return NewRollout(total, t.obsDim, t.actWidth, t.numEnvs)
 }
 
 // hold records row i of b as env e's current observation.
@@ -130,15 +137,15 @@ func (t *Trainer) storeObs(slot, k int) {
 	copy(t.store.ObsRow(slot), t.acting.Obs.Data().([]float32)[k*d:(k+1)*d])
 }
 
-// loadObs copies the rollout slot's observation into row k of the training graph's
+// loadObs copies the observation of r's slot into row k of the training graph's
 // input.
-func (t *Trainer) loadObs(k, slot int) {
+func (t *Trainer) loadObs(r *Rollout, k, slot int) {
 	d := t.obsDim
 	if t.heldU8 != nil {
-		copy(t.train.obs.Data().([]uint8)[k*d:(k+1)*d], t.store.ObsRowU8(slot))
+		copy(t.train.obs.Data().([]uint8)[k*d:(k+1)*d], r.ObsRowU8(slot))
 		return
 	}
-	copy(t.train.obs.Data().([]float32)[k*d:(k+1)*d], t.store.ObsRow(slot))
+	copy(t.train.obs.Data().([]float32)[k*d:(k+1)*d], r.ObsRow(slot))
 }
 
 // rawReward is row i's reward for the episode log: the unclipped reward when the task

@@ -157,7 +157,7 @@ func TestPixelLogProbsMatchTrainingGraph(t *testing.T) {
 		act := l.act.Data().([]float32)
 		clear(act)
 		for k := range l.m {
-			tr.loadObs(k, k)
+			tr.loadObs(tr.store, k, k)
 			act[k*tr.policy.ActDim+int(tr.store.Act[k])] = 1
 		}
 		if err := tr.trainM.RunAll(); err != nil {

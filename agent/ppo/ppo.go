@@ -43,8 +43,10 @@ type Trainer struct {
 	params []model.Param
 
 	// The acting pass: the policy's inference graph on one batch of batch_size
-	// observations, whose weights change only in learn.
+	// observations, whose weights change only in learn; actor is the policy it runs:
+	// policy itself, or under ppo.overlap a copy (overlap.go).
 	acting *model.Forward
+	actor  *model.Policy
 	// Training graph: the loss on one minibatch.
 	train  *lossGraph
 	trainM G.VM
@@ -58,6 +60,11 @@ type Trainer struct {
 	obsRMS *agent.RunningMeanStd
 	rew    *RewardScaler
 	store  *Rollout
+	// ppo.overlap (overlap.go): other is the second rollout, waiting for its update
+	// when ready; learnRNG shuffles the minibatches beside the sampling.
+	other    *Rollout
+	ready    bool
+	learnRNG *rand.Rand
 
 	numEnvs, batch, obsDim, actWidth int
 	held                             []float32 // N x obsDim: each env's current raw observation
@@ -121,7 +128,13 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 
 	// Graphs first, then both machines, then the weights: creating a machine may write
 	// into bound tensors (docs/design/custom-ops.md).
-	if t.acting, err = model.NewForward(t.policy, t.batch); err != nil {
+	t.actor = t.policy
+	if cfg.Overlap {
+		if t.actor, err = newPolicy(&t.spec, s.Net, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if t.acting, err = model.NewForward(t.actor, t.batch); err != nil {
 		return nil, err
 	}
 	if t.train, err = buildLoss(t.policy, cfg, total/cfg.NumMinibatches, tensor.Float32); err != nil {
@@ -134,12 +147,18 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.pcg = agent.NewPCG(s.Seed, agent.StreamPPO)
 	t.rng = rand.New(t.pcg)
 	t.policy.Init(t.rng)
+	if cfg.Overlap {
+		t.learnRNG = agent.NewRand(s.Seed, agent.StreamPPOLearn)
+	}
 	t.opt = optim.NewAdam(t.train.pn.Params, optim.AdamConfig{LR: cfg.LearningRate, Eps: cfg.AdamEps, MaxGradNorm: cfg.MaxGradNorm})
 	t.lr = cfg.LearningRate
 
 	t.obsRMS = agent.NewRunningMeanStd(t.obsDim)
 	t.rew = NewRewardScaler(t.numEnvs, cfg.Gamma, cfg.RewardClip)
 	t.initObs(total) // held observations and the rollout, float32 or pixels (pixels.go)
+	if cfg.Overlap {
+		t.other = t.newRollout(total)
+	}
 	t.pending = make([]int, t.numEnvs)
 	t.epRet = make([]float64, t.numEnvs)
 	t.epLen = make([]int, t.numEnvs)
@@ -195,8 +214,37 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	lr := optim.Schedule{Base: t.cfg.LearningRate, Anneal: t.cfg.AnnealLR, Horizon: horizon, Warmup: float64(t.warmupUpdates)}.At(done)
 	clip := optim.Schedule{Base: t.cfg.ClipCoef, Anneal: t.cfg.AnnealClip, Horizon: horizon}.At(done)
 	t.train.setClip(clip)
-	// Profiler labels split a run's CPU time into acting and learning (profile.go).
-	if err := inPhase("collect", func() error {
+	var stats []agent.Stat
+	var err error
+	if t.cfg.Overlap {
+		stats, err = t.iterateOverlapped(lr, clip) // overlap.go
+	} else {
+		stats, err = t.iterateInTurn(lr, clip)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t.updates++
+	return t.episodes, stats, nil
+}
+
+// iterateInTurn collects a rollout, then learns from it.
+func (t *Trainer) iterateInTurn(lr, clip float64) ([]agent.Stat, error) {
+	if err := t.rollout(); err != nil {
+		return nil, err
+	}
+	var stats []agent.Stat
+	err := inPhase("learn", func() (err error) {
+		stats, err = t.learn(t.store, t.rng, lr, clip)
+		return err
+	})
+	return stats, err
+}
+
+// rollout collects a rollout into store with its bootstrap values and advantages.
+// Profiler labels split a run's CPU time into acting and learning (profile.go).
+func (t *Trainer) rollout() error {
+	return inPhase("collect", func() error {
 		if err := t.collect(); err != nil {
 			return err
 		}
@@ -204,18 +252,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 			return err
 		}
 		return t.store.ComputeGAE(t.lastValues, t.cfg.Gamma, t.cfg.GAELambda, t.cfg.BootstrapTruncated)
-	}); err != nil {
-		return nil, nil, err
-	}
-	var stats []agent.Stat
-	if err := inPhase("learn", func() (err error) {
-		stats, err = t.learn(lr, clip)
-		return err
-	}); err != nil {
-		return nil, nil, err
-	}
-	t.updates++
-	return t.episodes, stats, nil
+	})
 }
 
 // reset starts every env and records the first observations.
@@ -312,7 +349,7 @@ func (t *Trainer) act(ids []int32) error {
 		}
 		t.storeObs(slot, k)
 		a := t.store.ActRow(slot)
-		t.store.LogP[slot] = t.policy.Sample(out[k*t.policy.ActDim:(k+1)*t.policy.ActDim], t.rng, a)
+		t.store.LogP[slot] = t.actor.Sample(out[k*t.actor.ActDim:(k+1)*t.actor.ActDim], t.rng, a)
 		t.store.Value[slot] = values[k]
 		t.pending[e] = slot
 		// Gaussian actions are clipped to the box only on their way to the env (item 13).
@@ -400,8 +437,8 @@ func (t *Trainer) values() error {
 	return nil
 }
 
-// learn runs update_epochs passes of shuffled minibatches over the rollout.
-func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
+// learn runs update_epochs passes of minibatches of r, shuffled by rng.
+func (t *Trainer) learn(r *Rollout, rng *rand.Rand, lr, clip float64) ([]agent.Stat, error) {
 	l := t.train
 	m := l.m
 	for i := range t.idx {
@@ -417,20 +454,20 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 		if t.cfg.AdaptiveKL > 0 {
 			lr = t.lr // optim.AdaptKL moves it after every epoch
 		}
-		t.rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
+		rng.Shuffle(len(t.idx), func(i, j int) { t.idx[i], t.idx[j] = t.idx[j], t.idx[i] })
 		approxKL, epochKL := 0.0, 0.0
 		for start := 0; start < len(t.idx); start += m {
 			mb := t.idx[start : start+m]
 			clear(act)
 			for k, i := range mb {
-				t.loadObs(k, i)
+				t.loadObs(r, k, i)
 				if t.policy.Head == model.HeadCategorical {
-					act[k*t.policy.ActDim+int(t.store.Act[i])] = 1
+					act[k*t.policy.ActDim+int(r.Act[i])] = 1
 				} else {
-					copy(act[k*t.actWidth:(k+1)*t.actWidth], t.store.ActRow(i))
+					copy(act[k*t.actWidth:(k+1)*t.actWidth], r.ActRow(i))
 				}
-				oldLP[k], adv[k] = t.store.LogP[i], t.store.Adv[i]
-				ret[k], oldV[k] = t.store.Ret[i], t.store.Value[i]
+				oldLP[k], adv[k] = r.LogP[i], r.Adv[i]
+				ret[k], oldV[k] = r.Ret[i], r.Value[i]
 			}
 			if t.cfg.NormAdv {
 				normalizeAdv(adv)
@@ -487,7 +524,7 @@ func (t *Trainer) learn(lr, clip float64) ([]agent.Stat, error) {
 		{Name: "entropy", Value: sumEnt / n},
 		{Name: "approx_kl", Value: sumKL / n},
 		{Name: "clip_frac", Value: sumClip / n},
-		{Name: "explained_variance", Value: t.store.ExplainedVariance()},
+		{Name: "explained_variance", Value: r.ExplainedVariance()},
 		{Name: "learning_rate", Value: lr},
 		{Name: "clip_coef", Value: clip},
 		{Name: "epochs", Value: float64(epochs)},
