@@ -87,16 +87,7 @@ func logProbGap(t *testing.T, tr *Trainer, w [][]float32) float64 {
 		copy(p.F32(), w[i])
 	}
 	r, l := tr.other, tr.train
-	act := l.act.Data().([]float32)
-	clear(act)
-	for k := range l.m {
-		tr.loadObs(r, k, k)
-		if tr.policy.Head == model.HeadCategorical {
-			act[k*tr.policy.ActDim+int(r.Act[k])] = 1
-		} else {
-			copy(act[k*tr.actWidth:], r.ActRow(k))
-		}
-	}
+	loadFirstSlots(tr, r)
 	if err := tr.trainM.RunAll(); err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,22 @@ func resumeTrainer(t *testing.T, s testSetup, c *agent.Checkpoint) *Trainer {
 	return tr
 }
 
+// loadFirstSlots writes r's first minibatch-size slots, observations and actions, into
+// the training graph's inputs.
+func loadFirstSlots(tr *Trainer, r *Rollout) {
+	l := tr.train
+	act := l.act.Data().([]float32)
+	clear(act)
+	for k := range l.m {
+		tr.loadObs(r, k, k)
+		if tr.policy.Head == model.HeadCategorical {
+			act[k*tr.policy.ActDim+int(r.Act[k])] = 1
+		} else {
+			copy(act[k*tr.actWidth:], r.ActRow(k))
+		}
+	}
+}
+
 func walkSetup(space envpool.Space, batch int) testSetup {
 	spec := envpool.Spec{TaskID: "Walk-v0", ObsSpace: envpool.UniformBox(-5, 5, envpool.Float32, 2),
 		ActionSpace: space, MaxEpisodeSteps: 7, RewardThreshold: math.NaN()}
@@ -120,16 +136,7 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 				t.Fatalf("%d truncations, %d terminations: the test needs both", truncated, terminated)
 			}
 			l := tr.train
-			obs, act := l.obs.Data().([]float32), l.act.Data().([]float32)
-			clear(act)
-			for k := range l.m {
-				copy(obs[k*tr.obsDim:], st.ObsRow(k))
-				if tr.policy.Head == model.HeadCategorical {
-					act[k*tr.policy.ActDim+int(st.Act[k])] = 1
-				} else {
-					copy(act[k*tr.actWidth:], st.ActRow(k))
-				}
-			}
+			loadFirstSlots(tr, st)
 			if err := tr.trainM.RunAll(); err != nil {
 				t.Fatal(err)
 			}
