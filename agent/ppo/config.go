@@ -45,8 +45,9 @@ type Config struct {
 	// BootstrapTruncated makes a time-limit truncation bootstrap from V(final obs)
 	// (item 5); off reproduces CleanRL, which treats truncation as termination.
 	BootstrapTruncated bool `toml:"bootstrap_truncated" help:"bootstrap truncated episodes from the value of their final observation (item 5)"`
-	// Overlap collects each rollout while the update on the previous one runs, so the
-	// envs and the acting pass fill the cores the update leaves idle. The rollout is
+	// Overlap collects each rollout while the update on the previous one runs, so that
+	// the envs and the acting pass can use the cores the update leaves idle (on two
+	// cores it does not raise the rate yet: docs/design/algorithms.md). The rollout is
 	// then sampled by the weights from before that update: every update learns from
 	// data one update old (a policy lag of one, which the clipped ratio absorbs as it
 	// absorbs the lag between epochs). A checkpoint does not keep the rollout waiting
