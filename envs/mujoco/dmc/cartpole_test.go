@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 )
 
 // cartpoleIDs are the cartpole tasks with their numbers of poles.
@@ -20,7 +21,7 @@ var cartpoleIDs = map[string]int{
 // one actuator; pole i hangs 1 m above pole i-1 with hinge_i; the floor sits at
 // 1 - n - 0.05 and the cameras at y = -1 - 2n and -2n.
 func TestCartpoleModels(t *testing.T) {
-	requireMuJoCo(t)
+	mujocotest.RequireMuJoCo(t)
 	for _, n := range []int{1, 2, 3, 5} {
 		xml, err := cartpoleXML(n)
 		if err != nil {

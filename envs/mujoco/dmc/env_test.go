@@ -11,6 +11,7 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 )
 
 // TestTaskIDs: the ids follow EnvPool's naming and every table row is registered.
@@ -33,7 +34,7 @@ func TestTaskIDs(t *testing.T) {
 // first, mid..., last at the 1000th step with truncation and discount 1, rewards lie in
 // [0, 1] (LQR's at most 1), and the same seed and actions give the same episode.
 func TestEveryTaskEpisode(t *testing.T) {
-	requireMuJoCo(t)
+	mujocotest.RequireMuJoCo(t)
 	for _, id := range TaskIDs() {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
@@ -107,7 +108,7 @@ func TestEveryTaskEpisode(t *testing.T) {
 // TestBadOptions: in every task a bad frame_skip and an unknown option are errors
 // naming them.
 func TestBadOptions(t *testing.T) {
-	requireMuJoCo(t)
+	mujocotest.RequireMuJoCo(t)
 	for _, id := range TaskIDs() {
 		for _, c := range []struct {
 			opts map[string]any
@@ -197,7 +198,7 @@ func TestCheetah(t *testing.T) {
 // [0, 1], no episode terminates, and each is truncated exactly at its 1000th step,
 // until every env has ended one.
 func TestPoolEpisodes(t *testing.T) {
-	requireMuJoCo(t)
+	mujocotest.RequireMuJoCo(t)
 	for _, id := range []string{"HumanoidCMUWalk-v1", "DogStand-v1", "DogWalk-v1", "DogTrot-v1", "DogRun-v1", "DogFetch-v1"} {
 		for _, mode := range []struct{ envs, batch int }{{2, 2}, {3, 2}} {
 			t.Run(fmt.Sprintf("%s/%d-of-%d", id, mode.batch, mode.envs), func(t *testing.T) {

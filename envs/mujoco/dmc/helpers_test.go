@@ -14,27 +14,14 @@ import (
 	"testing"
 
 	"github.com/rlpool/rlpool/envpool"
-	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 )
-
-// requireMuJoCo skips a test when libmujoco cannot be loaded, naming the package.
-func requireMuJoCo(t testing.TB) {
-	t.Helper()
-	if err := mujoco.Load(); err != nil {
-		t.Skipf("control suite tests need Debian's %s (apt-get install %s): %v", mujoco.LibraryPackage, mujoco.LibraryPackage, err)
-	}
-}
 
 // makeEnv builds one env of a task outside any pool, closed when the test ends.
 func makeEnv(t testing.TB, id string, opts map[string]any, seed int64) (*Env, envpool.Spec) {
 	t.Helper()
-	requireMuJoCo(t)
-	e, spec, err := envs.MakeEnv(id, opts, seed)
-	if err != nil {
-		t.Fatalf("MakeEnv(%s, %v): %v", id, opts, err)
-	}
-	t.Cleanup(func() { e.(*Env).Close() })
+	e, spec := mujocotest.MakeEnv(t, id, opts, seed)
 	return e.(*Env), spec
 }
 

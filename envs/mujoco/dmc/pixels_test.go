@@ -12,6 +12,7 @@ import (
 	"github.com/rlpool/rlpool/envpool"
 	"github.com/rlpool/rlpool/envs"
 	"github.com/rlpool/rlpool/envs/mujoco"
+	"github.com/rlpool/rlpool/envs/mujoco/mujocotest"
 )
 
 var updateRender = flag.Bool("update-render", false, "rewrite the reference pictures in testdata/ from this machine's renderer")
@@ -19,7 +20,7 @@ var updateRender = flag.Bool("update-render", false, "rewrite the reference pict
 // requireOSMesa skips a test when Mesa's off-screen OpenGL cannot be loaded.
 func requireOSMesa(t testing.TB) {
 	t.Helper()
-	requireMuJoCo(t)
+	mujocotest.RequireMuJoCo(t)
 	if err := mujoco.LoadOSMesa(); err != nil {
 		t.Skipf("rendering tests need Mesa's off-screen OpenGL (apt-get install %s): %v", mujoco.OSMesaPackage, err)
 	}
