@@ -14,12 +14,12 @@ import (
 // the pool, the observation and reward statistics, rng and store. The first call (and
 // the first after a Load) collects the waiting rollout first.
 func (t *Trainer) iterateOverlapped(lr, clip float64) ([]agent.Stat, error) {
-	if !t.ready {
+	if t.other.N == 0 { // no rollout waiting: a new trainer's first call
 		t.syncActor()
 		if err := t.rollout(); err != nil {
 			return nil, err
 		}
-		t.store, t.other, t.ready = t.other, t.store, true
+		t.store, t.other = t.other, t.store
 	}
 	t.syncActor()
 	var stats []agent.Stat

@@ -61,9 +61,8 @@ type Trainer struct {
 	rew    *RewardScaler
 	store  *Rollout
 	// ppo.overlap (overlap.go): other is the second rollout, waiting for its update
-	// when ready; learnRNG shuffles the minibatches beside the sampling.
+	// once it holds slots; learnRNG shuffles the minibatches beside the sampling.
 	other    *Rollout
-	ready    bool
 	learnRNG *rand.Rand
 
 	numEnvs, batch, obsDim, actWidth int
