@@ -32,6 +32,11 @@ type ConvConfig struct {
 	// InferenceOnly creates only the forward primitive, tuned for inference
 	// (forward_inference); Backward then fails.
 	InferenceOnly bool
+	// Threads is the size of the OpenMP team the layer's primitives run on; 0 means
+	// SetNumThreads's count. An acting pass at a small batch runs beside env workers
+	// that want the other cores: one thread serves it better than a team whose members
+	// wait for each other at every primitive.
+	Threads int
 	// BF16 runs the convolution on bfloat16 operands: the forward pass on bfloat16
 	// input and weights, the backward passes on those and a bfloat16 output gradient
 	// (each converted while it is reordered into oneDNN's layout), all accumulating in
@@ -146,8 +151,9 @@ func NewConv(cfg ConvConfig) (*Conv, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	defer lockThread()()
 	c := &Conv{cfg: cfg, s: 1}
+	c.threads = cfg.Threads
+	defer c.lock()()
 	if cfg.SpaceToDepth {
 		c.s = cfg.Stride
 	}
@@ -567,7 +573,7 @@ func (c *Conv) Forward(x any, scale float32, w, b, y []float32) error {
 	}
 	c.keepX, c.keepF = x, [7][]float32{w, b, y}
 	defer c.release()
-	defer lockThread()()
+	defer c.lock()()
 	if err := c.setInput(x, scale); err != nil {
 		return err
 	}
@@ -617,7 +623,7 @@ func (c *Conv) Backward(x any, scale float32, w, y, dy, dw, db, dx []float32) er
 	}
 	c.keepX, c.keepF = x, [7][]float32{w, y, dy, dw, db, dx}
 	defer c.release()
-	defer lockThread()()
+	defer c.lock()()
 
 	// Input and weights as the last Forward converted them, unless they changed.
 	xPtr, xScale, err := slicePtr(x, scale, c.xLen)

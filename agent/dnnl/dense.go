@@ -28,6 +28,8 @@ type DenseConfig struct {
 	// InferenceOnly creates only the forward primitive (forward_inference); Backward
 	// then fails.
 	InferenceOnly bool
+	// Threads is the layer's OpenMP team size, as ConvConfig.Threads.
+	Threads int
 	// BF16 runs the inner products on bfloat16 operands (x, the weights and, backward,
 	// the output gradient, converted on the way in), accumulating in float32; y, dw,
 	// db and dx stay float32, as do the caller's weights. Like ConvConfig.BF16 it is
@@ -81,8 +83,9 @@ func NewDense(cfg DenseConfig) (*Dense, error) {
 	if err := cfg.checkInLayout(); err != nil {
 		return nil, err
 	}
-	defer lockThread()()
 	d := &Dense{cfg: cfg}
+	d.threads = cfg.Threads
+	defer d.lock()()
 	if err := d.build(); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("%w (dense %+v)", err, cfg)
@@ -335,7 +338,7 @@ func (d *Dense) Forward(x, w, b, y []float32) error {
 	}
 	d.keepF = [7][]float32{x, w, b, y}
 	defer d.release()
-	defer lockThread()()
+	defer d.lock()()
 	if err := d.setWeights(w); err != nil {
 		return err
 	}
@@ -374,7 +377,7 @@ func (d *Dense) Backward(x, w, y, dy, dw, db, dx []float32) error {
 	}
 	d.keepF = [7][]float32{x, w, y, dy, dw, db, dx}
 	defer d.release()
-	defer lockThread()()
+	defer d.lock()()
 	g := unsafe.Pointer(&dy[0])
 	if d.reluBwd != nil {
 		m := unsafe.Pointer(&d.dyMask[0])

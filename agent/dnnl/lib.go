@@ -95,8 +95,9 @@ var (
 	// lib is the library Load opened; nil until Load succeeds. Layers use it.
 	lib *library
 
-	// ompSetNumThreads is libgomp's omp_set_num_threads, 0 when not found.
-	ompSetNumThreads uintptr
+	// ompSetNumThreads and ompGetMaxThreads are libgomp's omp_set_num_threads and
+	// omp_get_max_threads, 0 when not found.
+	ompSetNumThreads, ompGetMaxThreads uintptr
 	// ompDefaultThreads is omp_get_max_threads() at load time: OpenMP's default
 	// (OMP_NUM_THREADS, else the number of CPUs).
 	ompDefaultThreads int64
@@ -263,14 +264,17 @@ func findOMP() {
 	}
 	r, _, _ := purego.SyscallN(get)
 	ompDefaultThreads = int64(int32(r))
-	ompSetNumThreads = set
+	ompSetNumThreads, ompGetMaxThreads = set, get
 }
 
-// applyThreads sets the OpenMP thread count chosen with SetNumThreads (or the default)
-// on the calling OS thread. Callers hold the goroutine on its OS thread
-// (runtime.LockOSThread) until their oneDNN calls are done.
-func applyThreads() {
-	n := numThreads.Load()
+// applyThreads sets an OpenMP team of n threads on the calling OS thread, or when n is
+// 0 the count chosen with SetNumThreads (or OpenMP's default). Callers hold the
+// goroutine on its OS thread (runtime.LockOSThread) until their oneDNN calls are done.
+func applyThreads(threads int) {
+	n := int64(threads)
+	if n <= 0 {
+		n = numThreads.Load()
+	}
 	if n == 0 {
 		n = ompDefaultThreads
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ebitengine/purego"
 )
 
 // TestOpenMissingLibrary checks the error for a library that does not exist: it names
@@ -92,6 +94,50 @@ func TestSetNumThreads(t *testing.T) {
 	def := runConv(t, cfg, false, 21)
 	if e := relL2(one.y, f64(def.y)); e > 1e-6 {
 		t.Errorf("output with 1 thread differs by %.3g", e)
+	}
+	one.check(t, 1e-4)
+}
+
+// TestLayerThreads checks that a layer's own team size (ConvConfig.Threads) is the
+// one applied around its calls, that 0 falls back to SetNumThreads's, and that the
+// results do not depend on it.
+func TestLayerThreads(t *testing.T) {
+	requireLib(t)
+	if ompGetMaxThreads == 0 {
+		t.Skip("omp_get_max_threads not found")
+	}
+	defer SetNumThreads(0)
+	SetNumThreads(3)
+	team := func(n int) int {
+		defer lockThreadN(n)()
+		r, _, _ := purego.SyscallN(ompGetMaxThreads)
+		return int(int32(r))
+	}
+	if got := team(1); got != 1 {
+		t.Errorf("team of a layer with Threads 1: %d threads", got)
+	}
+	if got := team(0); got != 3 {
+		t.Errorf("team of a layer with Threads 0 after SetNumThreads(3): %d threads, want 3", got)
+	}
+	cfg := ConvConfig{Batch: 4, Cin: 8, H: 12, W: 12, Cout: 16, K: 3, Stride: 1, ReLU: true, NeedDX: true}
+	def := runConv(t, cfg, false, 21)
+	cfg.Threads = 1
+	c, err := NewConv(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDense(DenseConfig{Batch: 2, In: 3, Out: 4, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.threads != 1 || d.threads != 1 {
+		t.Errorf("layers created with Threads 1 hold %d and %d", c.threads, d.threads)
+	}
+	c.Close()
+	d.Close()
+	one := runConv(t, cfg, false, 21)
+	if e := relL2(one.y, f64(def.y)); e > 1e-6 {
+		t.Errorf("output of a layer with Threads 1 differs by %.3g", e)
 	}
 	one.check(t, 1e-4)
 }

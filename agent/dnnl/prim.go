@@ -110,6 +110,7 @@ type layer struct {
 	scratchBuf []float32
 	scratchMem []*memObj // one per primitive needing scratch, all on scratchBuf
 	closed     bool
+	threads    int // OpenMP team size (ConvConfig.Threads); 0: SetNumThreads's
 
 	// Weights fixed by FixWeights: heldW is the caller's slice whose conversion the
 	// layer's weight buffer holds (nil: none yet).
@@ -421,12 +422,19 @@ func ptrF32(s []float32) unsafe.Pointer {
 // runtime did not create, which a program built without cgo cannot handle (train
 // -cpuprofile crashed with a segmentation fault). A profile therefore attributes the
 // time of oneDNN's calls to the moment they return, not to their code.
-func lockThread() func() {
+func lockThread() func() { return lockThreadN(0) }
+
+// lock is lockThread with the layer's own OpenMP team size.
+func (ly *layer) lock() func() { return lockThreadN(ly.threads) }
+
+// lockThreadN is lockThread applying an OpenMP team of n threads (0: SetNumThreads's
+// count, or OpenMP's default).
+func lockThreadN(n int) func() {
 	runtime.LockOSThread()
 	var prof, old unix.Sigset_t
 	prof.Val[(unix.SIGPROF-1)/64] |= 1 << ((unix.SIGPROF - 1) % 64)
 	blocked := unix.PthreadSigmask(unix.SIG_BLOCK, &prof, &old) == nil
-	applyThreads()
+	applyThreads(n)
 	return func() {
 		if blocked {
 			unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)

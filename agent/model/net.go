@@ -193,6 +193,7 @@ type TorsoKernels struct {
 	Backend   nn.Backend
 	Inference bool
 	Precision nn.Precision
+	Threads   int // OpenMP team size of the onednn layers (nn.NatureOpts.Threads)
 }
 
 // Build applies the torso to x, a (batch, C, H, W) uint8 input of raw pixels, on the
@@ -213,7 +214,7 @@ func (t *CNNTorso) Build(g *G.ExprGraph, x *G.Node, k TorsoKernels) (features *G
 		vals[i] = p.T
 	}
 	f, ps := nn.NatureCNN(g, x, nn.NatureOpts{Fast: true, Values: vals, Backend: k.Backend, Arch: t.Arch,
-		Inference: k.Inference, Precision: k.Precision})
+		Inference: k.Inference, Precision: k.Precision, Threads: k.Threads})
 	return f, append(G.Nodes(nil), ps...), nil
 }
 
@@ -294,10 +295,18 @@ func (p *Policy) Build(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
 }
 
 // BuildInference is Build for a graph that is never differentiated (an actor's or an
-// evaluation's): a CNN torso then runs on inference-only kernels.
+// evaluation's): a CNN torso then runs on inference-only kernels, each on one OpenMP
+// thread (actingThreads).
 func (p *Policy) BuildInference(g *G.ExprGraph, obs *G.Node) (*PolicyNodes, error) {
-	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Inference: true, Precision: p.Precision})
+	return p.build(g, obs, TorsoKernels{Backend: p.Backend, Inference: true, Precision: p.Precision, Threads: actingThreads})
 }
+
+// actingThreads is the OpenMP team size of an inference graph's oneDNN layers. An
+// acting pass runs a batch of 8 to 16 observations while the env pool's workers step
+// the other envs on every core: a team of one per core then waits at each
+// primitive's barrier for members the workers preempted (docs/benchmarks.md has the
+// measurement).
+const actingThreads = 1
 
 func (p *Policy) build(g *G.ExprGraph, obs *G.Node, k TorsoKernels) (*PolicyNodes, error) {
 	batch := obs.Shape()[0]

@@ -93,10 +93,12 @@ func ParsePrecision(s string) (Precision, error) {
 }
 
 // kernelMode is what a layer's kernels are for: a graph never differentiated
-// (inference) and its precision.
+// (inference), its precision, and the OpenMP team size of its oneDNN primitives (0:
+// one thread per core).
 type kernelMode struct {
 	inference bool
 	precision Precision
+	threads   int
 }
 
 // check refuses a precision the backend or the graph cannot give.

@@ -37,7 +37,7 @@ func newOneDNNConv(g convGeom, relu bool, scale float32, needDX bool, uint8In bo
 	dnnl.SetNumThreads(workers())
 	cfg := dnnl.ConvConfig{Batch: g.B, Cin: g.Cin, H: g.H, W: g.W, Cout: g.Cout, K: g.K, Stride: g.S,
 		ReLU: relu, NeedDX: needDX, InLayout: link.in, NativeOut: link.nativeOut,
-		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16,
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, Threads: mode.threads,
 		// oneDNN has no fast kernel for a strided filter on a few input channels (the
 		// first layer's 8x8/4 on 4 frames): rearranged by space-to-depth it has.
 		SpaceToDepth: g.Cin < 8 && g.S > 1 && g.K%g.S == 0 && g.H%g.S == 0 && g.W%g.S == 0 && link.in == nil}

@@ -23,7 +23,8 @@ func newOneDNNDense(batch, in, out int, act Activation, needDX bool, mode kernel
 	// Inference layers take the weights in oneDNN's layout: converted once per update
 	// (WeightsFixed), they feed its faster brgemm kernels.
 	d, err := dnnl.NewDense(dnnl.DenseConfig{Batch: batch, In: in, Out: out, ReLU: act == ReLU, NeedDX: needDX,
-		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference, InLayout: inLayout})
+		InferenceOnly: mode.inference, BF16: mode.precision == PrecisionBF16, WeightsAny: mode.inference, InLayout: inLayout,
+		Threads: mode.threads})
 	if err != nil {
 		return nil, fmt.Errorf("nn: onednn dense layer: %w", err)
 	}

@@ -40,6 +40,9 @@ type NatureOpts struct {
 	// Precision is the fused layers' arithmetic on the onednn backend ("" means
 	// PrecisionFP32).
 	Precision Precision
+	// Threads is the fused layers' OpenMP team size on the onednn backend
+	// (ConvOpts.Threads).
+	Threads int
 }
 
 // ConvLayer is one convolution of a CNNArch: Out channels, a Kernel x Kernel window,
@@ -169,7 +172,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 		if o.Fast {
 			last := i == len(arch.Convs)-1
 			opts := ConvOpts{Stride: l.Stride, ReLU: true, Flatten: last, Backend: o.Backend,
-				Inference: o.Inference, Precision: o.Precision}
+				Inference: o.Inference, Precision: o.Precision, Threads: o.Threads}
 			if i == 0 {
 				opts.Scale, opts.NoInputGrad = scale, true
 			}
@@ -199,7 +202,7 @@ func natureCNN(g *G.ExprGraph, x *G.Node, o NatureOpts) (*G.Node, []*G.Node, err
 	params = append(params, wn, bn)
 	var err error
 	if o.Fast {
-		dopts := DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference, Precision: o.Precision}
+		dopts := DenseOpts{Act: ReLU, Backend: o.Backend, Inference: o.Inference, Precision: o.Precision, Threads: o.Threads}
 		if o.Backend == BackendOneDNN {
 			dopts.in = nativeLayout(cur)
 		}

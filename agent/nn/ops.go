@@ -308,6 +308,9 @@ type ConvOpts struct {
 	// Precision is the arithmetic of the layer's oneDNN kernels; "" means
 	// PrecisionFP32.
 	Precision Precision
+	// Threads is the OpenMP team size of the layer's oneDNN kernels; 0 means one
+	// thread per core (GOMAXPROCS). The Go kernels ignore it.
+	Threads int
 
 	link convLink // oneDNN layouts shared with the neighbouring convolutions (NatureCNN)
 }
@@ -350,7 +353,7 @@ func Conv(x, w, b *G.Node, opts ConvOpts) (*G.Node, error) {
 	needDX := !opts.NoInputGrad && x.Dtype() != tensor.Uint8 && !opts.Inference
 	l := newLayer(fmt.Sprintf("Conv%dx%d/%d(%d→%d)%s", g.K, g.K, g.S, g.Cin, g.Cout, act), x, w, y, g.Cout, needDX)
 	l.infer = opts.Inference
-	mode := kernelMode{inference: opts.Inference, precision: opts.Precision}
+	mode := kernelMode{inference: opts.Inference, precision: opts.Precision, threads: opts.Threads}
 	if dt == tensor.Float32 {
 		l.k32, err = newConvKernels(opts.Backend, g, opts.ReLU, float32(scale), needDX, x.Dtype() == tensor.Uint8, opts.link, mode)
 	} else {
@@ -369,6 +372,7 @@ type DenseOpts struct {
 	Backend     Backend    // the kernels; "" means BackendGo
 	Inference   bool       // for a graph never differentiated (ConvOpts.Inference)
 	Precision   Precision  // the oneDNN kernels' arithmetic; "" means PrecisionFP32
+	Threads     int        // the oneDNN kernels' OpenMP team size (ConvOpts.Threads)
 
 	// in is x's oneDNN layout when x is a convolution's output kept in it (see
 	// convLink); only NatureCNN sets it, on inference graphs.
@@ -404,7 +408,7 @@ func Dense(x, w, b *G.Node, opts DenseOpts) (*G.Node, error) {
 	B, in, out := xs[0], xs[1], ws[1]
 	l := newLayer(fmt.Sprintf("Dense(%d→%d)%s", in, out, suffix), x, w, tensor.Shape{B, out}, out, !opts.NoInputGrad && !opts.Inference)
 	l.infer = opts.Inference
-	mode := kernelMode{inference: opts.Inference, precision: opts.Precision}
+	mode := kernelMode{inference: opts.Inference, precision: opts.Precision, threads: opts.Threads}
 	if dt == tensor.Float32 {
 		l.k32, err = newDenseKernels[float32](opts.Backend, B, in, out, act, l.needDX, mode, opts.in)
 	} else {
