@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	"gorgonia.org/tensor"
 
@@ -15,8 +16,12 @@ import (
 type NetConfig struct {
 	// Network is the body under the heads: auto picks the Nature CNN for uint8 image
 	// observations and the MLPs below for float32 vectors.
-	Network    string  `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"policy network: auto (nature_cnn for pixels, mlp otherwise), mlp (the hidden sizes below), nature_cnn or small_cnn (pixels; small_cnn is the first DQN paper's torso, a third of the Nature CNN's arithmetic)"`
-	Hidden     []int   `toml:"hidden" help:"hidden layer sizes of both the actor and the critic MLP"`
+	Network string `toml:"network" oneof:"auto|mlp|nature_cnn|small_cnn" help:"policy network: auto (nature_cnn for pixels, mlp otherwise), mlp (the hidden sizes below), nature_cnn or small_cnn (pixels; small_cnn is the first DQN paper's torso, a third of the Nature CNN's arithmetic)"`
+	Hidden  []int  `toml:"hidden" help:"hidden layer sizes of both the actor and the critic MLP"`
+	// Channels and Features resize a CNN torso's layers, keeping its kernels and
+	// strides: a cheaper network for a CPU-bound learner is a config away.
+	Channels   []int   `toml:"channels" help:"a CNN torso's output channels, one per convolution (nature_cnn has 3, small_cnn 2); empty keeps the network's own"`
+	Features   int     `toml:"features" range:"[0,65536]" help:"units of a CNN torso's dense layer; 0 keeps the network's own (nature_cnn 512, small_cnn 256)"`
 	Activation string  `toml:"activation" oneof:"tanh|relu" help:"activation after each hidden layer"`
 	Head       string  `toml:"head" oneof:"auto|categorical|gaussian" help:"action distribution; auto picks from the action space"`
 	InitLogStd float64 `toml:"init_log_std" range:"[-5,2]" help:"initial state-independent log std of the Gaussian head"`
@@ -118,9 +123,40 @@ type Choice struct {
 	cfg       NetConfig
 }
 
-// Torso returns the CNN torso the choice runs under its heads, or nil for an MLP
-// policy.
-func (c Choice) Torso() *nn.CNNArch { return CNNArch(c.Network) }
+// Torso returns the CNN torso the choice runs under its heads, resized by net.channels
+// and net.features, or nil for an MLP policy.
+func (c Choice) Torso() *nn.CNNArch {
+	arch, _ := c.cfg.torso(c.Network)
+	return arch
+}
+
+// torso returns network's CNN torso with the section's channels and features, or nil
+// for a network without one; the error names the key that does not fit.
+func (c NetConfig) torso(network string) (*nn.CNNArch, error) {
+	base := CNNArch(network)
+	if base == nil {
+		if len(c.Channels) > 0 || c.Features > 0 {
+			return nil, fmt.Errorf("net.channels and net.features resize a CNN torso; %s has none (leave them out)", network)
+		}
+		return nil, nil
+	}
+	arch := nn.CNNArch{Convs: append([]nn.ConvLayer(nil), base.Convs...), Features: base.Features}
+	if len(c.Channels) > 0 {
+		if len(c.Channels) != len(arch.Convs) {
+			return nil, fmt.Errorf("net.channels = %v: %s has %d convolutions, so give %d sizes", c.Channels, network, len(arch.Convs), len(arch.Convs))
+		}
+		for i, n := range c.Channels {
+			if n < 1 || n > 4096 {
+				return nil, fmt.Errorf("net.channels[%d] = %d: a convolution has 1 to 4096 output channels", i, n)
+			}
+			arch.Convs[i].Out = n
+		}
+	}
+	if c.Features > 0 {
+		arch.Features = c.Features
+	}
+	return &arch, nil
+}
 
 // Config returns the [net] section with the network, backend and precision replaced by
 // the decided ones: a learner handed it builds the same network without probing for
@@ -150,6 +186,13 @@ func Resolve(cfg NetConfig, spec *envpool.Spec) (Choice, error) {
 		return Choice{}, err
 	}
 	c := Choice{Network: network, Backend: backend, Precision: prec, Line: line, cfg: cfg}
+	arch, err := cfg.torso(network)
+	if err != nil {
+		return Choice{}, err
+	}
+	if arch != nil && (len(cfg.Channels) > 0 || cfg.Features > 0) {
+		c.Line += fmt.Sprintf("; %s resized by net.channels and net.features to %s", network, describeArch(arch))
+	}
 	if c.Torso() == nil {
 		c.Backend = mlpBackend
 		c.Line = fmt.Sprintf("network backend: %s (an MLP policy: its small layers run on the Go kernels whatever net.backend says)", mlpBackend)
@@ -280,4 +323,14 @@ func (p *Policy) setHead(head string, space envpool.Space, dt tensor.Dtype) {
 	}
 	p.ActDim = space.Size()
 	p.LogStd = &Param{"actor.logstd", tensor.New(tensor.WithShape(1, p.ActDim), tensor.Of(dt))}
+}
+
+// describeArch spells a torso's layers, e.g. "conv 16 8x8/4, conv 32 4x4/2, dense 256".
+func describeArch(a *nn.CNNArch) string {
+	var b strings.Builder
+	for _, l := range a.Convs {
+		fmt.Fprintf(&b, "conv %d %dx%d/%d, ", l.Out, l.Kernel, l.Kernel, l.Stride)
+	}
+	fmt.Fprintf(&b, "dense %d", a.Features)
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,6 +81,61 @@ func TestNetConfigCheck(t *testing.T) {
 		err := cfg.Check()
 		if (c.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.wantErr)) {
 			t.Errorf("backend %q precision %q: err = %v, want %q", c.backend, c.precision, err, c.wantErr)
+		}
+	}
+}
+
+// net.channels and net.features resize a CNN torso, keeping its kernels and strides:
+// New builds parameters of the new sizes, the line says what was built, the decided
+// section resolves to the same torso, and sizes that do not fit are refused by name.
+func TestResizedTorso(t *testing.T) {
+	cfg := DefaultNetConfig()
+	cfg.Network, cfg.Backend, cfg.Channels, cfg.Features = NetworkSmallCNN, "go", []int{8, 12}, 64
+	ch, err := Resolve(cfg, &pixSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := nn.CNNArch{Convs: []nn.ConvLayer{{Out: 8, Kernel: 8, Stride: 4}, {Out: 12, Kernel: 4, Stride: 2}}, Features: 64}
+	if got := ch.Torso(); got == nil || fmt.Sprint(*got) != fmt.Sprint(want) {
+		t.Errorf("torso %v, want %v", got, want)
+	}
+	if !strings.Contains(ch.Line, "conv 8 8x8/4, conv 12 4x4/2, dense 64") {
+		t.Errorf("line %q does not spell the resized torso", ch.Line)
+	}
+	if nn.SmallArch.Convs[0].Out != 16 || nn.SmallArch.Features != 256 {
+		t.Errorf("resizing changed nn.SmallArch: %v", nn.SmallArch)
+	}
+	p, err := New(cfg, &pixSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := map[string]string{}
+	for _, q := range p.Params() {
+		shapes[q.Name] = fmt.Sprint(q.T.Shape())
+	}
+	for name, sh := range map[string]string{"conv1_w": "(8, 4, 8, 8)", "conv2_w": "(12, 8, 4, 4)", "dense_w": "(972, 64)", "actor.w0": "(64, 6)"} {
+		if shapes[name] != sh {
+			t.Errorf("%s: shape %s, want %s", name, shapes[name], sh)
+		}
+	}
+	if again, err := Resolve(ch.Config(), &pixSpec); err != nil || fmt.Sprint(*again.Torso()) != fmt.Sprint(want) {
+		t.Errorf("the decided section resolves to torso %v (%v)", again.Torso(), err)
+	}
+	for _, c := range []struct {
+		network  string
+		channels []int
+		features int
+		spec     *envpool.Spec
+		wantErr  string
+	}{
+		{NetworkSmallCNN, []int{16, 32, 64}, 0, &pixSpec, "small_cnn has 2 convolutions, so give 2 sizes"},
+		{NetworkNatureCNN, []int{32, 0, 64}, 0, &pixSpec, "net.channels[1] = 0"},
+		{NetworkMLP, nil, 128, &vecSpec, "mlp has none"},
+	} {
+		cfg := DefaultNetConfig()
+		cfg.Network, cfg.Backend, cfg.Channels, cfg.Features = c.network, "go", c.channels, c.features
+		if _, err := Resolve(cfg, c.spec); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("%s %v %d: err %v, want one containing %q", c.network, c.channels, c.features, err, c.wantErr)
 		}
 	}
 }
