@@ -62,7 +62,7 @@ func (a *Adam) Step() (gradNorm float64, err error) {
 		invSqrtBC2: 1 / math.Sqrt(bc2), scale: scale,
 	}
 	updateSpans(a.params, a.spans,
-		func(w, g, m, v []float32) { adamSpan(w, g, m, v, h) },
+		func(w, g, m, v []float32) { adamSpan32(w, g, m, v, h) },
 		func(w, g, m, v []float64) { adamSpan(w, g, m, v, h) })
 	return norm, nil
 }
