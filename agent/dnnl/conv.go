@@ -152,7 +152,6 @@ func NewConv(cfg ConvConfig) (*Conv, error) {
 		return nil, err
 	}
 	c := &Conv{cfg: cfg, s: 1}
-	c.threads = cfg.Threads
 	defer c.lock()()
 	if cfg.SpaceToDepth {
 		c.s = cfg.Stride

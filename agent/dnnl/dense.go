@@ -84,7 +84,6 @@ func NewDense(cfg DenseConfig) (*Dense, error) {
 		return nil, err
 	}
 	d := &Dense{cfg: cfg}
-	d.threads = cfg.Threads
 	defer d.lock()()
 	if err := d.build(); err != nil {
 		d.Close()

@@ -108,33 +108,35 @@ func TestLayerThreads(t *testing.T) {
 	}
 	defer SetNumThreads(0)
 	SetNumThreads(3)
-	team := func(n int) int {
-		defer lockThreadN(n)()
+	// team is the OpenMP team size in force while a layer holds its thread.
+	team := func(lock func() func()) int {
+		defer lock()()
 		r, _, _ := purego.SyscallN(ompGetMaxThreads)
 		return int(int32(r))
 	}
-	if got := team(1); got != 1 {
-		t.Errorf("team of a layer with Threads 1: %d threads", got)
-	}
-	if got := team(0); got != 3 {
-		t.Errorf("team of a layer with Threads 0 after SetNumThreads(3): %d threads, want 3", got)
-	}
 	cfg := ConvConfig{Batch: 4, Cin: 8, H: 12, W: 12, Cout: 16, K: 3, Stride: 1, ReLU: true, NeedDX: true}
 	def := runConv(t, cfg, false, 21)
+	for _, threads := range []int{0, 1} {
+		cfg.Threads = threads
+		c, err := NewConv(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewDense(DenseConfig{Batch: 2, In: 3, Out: 4, Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := threads
+		if threads == 0 {
+			want = 3 // SetNumThreads's
+		}
+		if got, gotD := team(c.lock), team(d.lock); got != want || gotD != want {
+			t.Errorf("layers created with Threads %d run teams of %d (conv) and %d (dense), want %d", threads, got, gotD, want)
+		}
+		c.Close()
+		d.Close()
+	}
 	cfg.Threads = 1
-	c, err := NewConv(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := NewDense(DenseConfig{Batch: 2, In: 3, Out: 4, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.threads != 1 || d.threads != 1 {
-		t.Errorf("layers created with Threads 1 hold %d and %d", c.threads, d.threads)
-	}
-	c.Close()
-	d.Close()
 	one := runConv(t, cfg, false, 21)
 	if e := relL2(one.y, f64(def.y)); e > 1e-6 {
 		t.Errorf("output of a layer with Threads 1 differs by %.3g", e)

@@ -110,7 +110,6 @@ type layer struct {
 	scratchBuf []float32
 	scratchMem []*memObj // one per primitive needing scratch, all on scratchBuf
 	closed     bool
-	threads    int // OpenMP team size (ConvConfig.Threads); 0: SetNumThreads's
 
 	// Weights fixed by FixWeights: heldW is the caller's slice whose conversion the
 	// layer's weight buffer holds (nil: none yet).
@@ -424,8 +423,11 @@ func ptrF32(s []float32) unsafe.Pointer {
 // time of oneDNN's calls to the moment they return, not to their code.
 func lockThread() func() { return lockThreadN(0) }
 
-// lock is lockThread with the layer's own OpenMP team size.
-func (ly *layer) lock() func() { return lockThreadN(ly.threads) }
+// lock is lockThread with the layer's own OpenMP team size (ConvConfig.Threads).
+func (c *Conv) lock() func() { return lockThreadN(c.cfg.Threads) }
+
+// lock is lockThread with the layer's own OpenMP team size (DenseConfig.Threads).
+func (d *Dense) lock() func() { return lockThreadN(d.cfg.Threads) }
 
 // lockThreadN is lockThread applying an OpenMP team of n threads (0: SetNumThreads's
 // count, or OpenMP's default).
