@@ -121,14 +121,12 @@ type Choice struct {
 	Precision nn.Precision // fp32, or bf16 (a CNN torso on onednn)
 	Line      string       // "network backend: ... (why)", for the start of a run
 	cfg       NetConfig
+	torso     *nn.CNNArch // the CNN torso with net.channels and net.features applied; nil for an MLP
 }
 
 // Torso returns the CNN torso the choice runs under its heads, resized by net.channels
 // and net.features, or nil for an MLP policy.
-func (c Choice) Torso() *nn.CNNArch {
-	arch, _ := c.cfg.torso(c.Network)
-	return arch
-}
+func (c Choice) Torso() *nn.CNNArch { return c.torso }
 
 // torso returns network's CNN torso with the section's channels and features, or nil
 // for a network without one; the error names the key that does not fit.
@@ -185,11 +183,11 @@ func Resolve(cfg NetConfig, spec *envpool.Spec) (Choice, error) {
 	if err != nil {
 		return Choice{}, err
 	}
-	c := Choice{Network: network, Backend: backend, Precision: prec, Line: line, cfg: cfg}
 	arch, err := cfg.torso(network)
 	if err != nil {
 		return Choice{}, err
 	}
+	c := Choice{Network: network, Backend: backend, Precision: prec, Line: line, cfg: cfg, torso: arch}
 	if arch != nil && (len(cfg.Channels) > 0 || cfg.Features > 0) {
 		c.Line += fmt.Sprintf("; %s resized by net.channels and net.features to %s", network, describeArch(arch))
 	}
