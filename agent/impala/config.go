@@ -32,7 +32,11 @@ type Config struct {
 	RhoBarPG     float64 `toml:"rho_bar_pg" range:"(0,1e9]" help:"truncation of the policy-gradient importance weights"`
 	BaselineCost float64 `toml:"baseline_cost" range:"[0,1e6]" help:"weight of 0.5 sum (v_s - V(x_s))^2"`
 	EntropyCost  float64 `toml:"entropy_cost" range:"[0,1e6]" help:"weight of the entropy bonus"`
-	RewardClip   float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip rewards to [-reward_clip, reward_clip] in the loss; 0 disables (returns are logged raw)"`
+	// AnnealEntropy lets the entropy bonus fade as the policy improves: late in a run
+	// the V-trace advantages are small, and a fixed bonus then holds the policy near
+	// uniform (docs/design/algorithms.md).
+	AnnealEntropy bool    `toml:"anneal_entropy" help:"decay entropy_cost linearly to 0 over run.total_steps, on the learning rate's schedule"`
+	RewardClip    float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip rewards to [-reward_clip, reward_clip] in the loss; 0 disables (returns are logged raw)"`
 }
 
 // DefaultConfig returns the paper's Atari settings with one actor and a queue of 64

@@ -165,8 +165,10 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	T, B := l.cfg.UnrollLength, l.cfg.BatchSize
 	// Linear decay over the steps the learner has consumed, as the reference does.
 	consumed := float64(l.version) * float64(T*B)
-	lr := optim.Schedule{Base: l.cfg.LearningRate, Anneal: l.cfg.AnnealLR, Horizon: float64(l.setup.TotalSteps)}.At(consumed)
+	horizon := float64(l.setup.TotalSteps)
+	lr := optim.Schedule{Base: l.cfg.LearningRate, Anneal: l.cfg.AnnealLR, Horizon: horizon}.At(consumed)
 	l.opt.SetLR(lr)
+	l.st.cfg.EntropyCost = optim.Schedule{Base: l.cfg.EntropyCost, Anneal: l.cfg.AnnealEntropy, Horizon: horizon}.At(consumed)
 	if err := l.m.RunAll(); err != nil {
 		l.m.Reset()
 		return nil, nil, fmt.Errorf("impala: learner step: %w", err)

@@ -373,3 +373,32 @@ func TestRefusesBoxActions(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnealEntropy checks the entropy cost each learner step uses: with
+// anneal_entropy it falls linearly from entropy_cost to 0 over the run's steps, on the
+// learning rate's schedule (steps consumed before the update); without it, it stays.
+func TestAnnealEntropy(t *testing.T) {
+	for _, anneal := range []bool{false, true} {
+		s := guessSetup(false, func(c *Config) { c.AnnealEntropy, c.EntropyCost = anneal, 0.04 })
+		s.TotalSteps = 200 // ten updates of T*B = 20 steps
+		l, err := newLearner(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for it := range 4 {
+			if _, _, err := l.Iterate(); err != nil {
+				l.Close()
+				t.Fatal(err)
+			}
+			want := 0.04
+			if anneal {
+				want = 0.04 * (1 - float64(20*it)/200)
+			}
+			if got := l.st.cfg.EntropyCost; math.Abs(got-want) > 1e-12 {
+				l.Close()
+				t.Fatalf("anneal_entropy=%v, update %d: entropy cost %v, want %v", anneal, it+1, got, want)
+			}
+		}
+		l.Close()
+	}
+}
