@@ -162,3 +162,25 @@ func TestOverlapResume(t *testing.T) {
 		}
 	}
 }
+
+// Phases times collecting and learning in turn, and reports nothing under ppo.overlap,
+// where the two run at once.
+func TestPhases(t *testing.T) {
+	tr := startTrainer(t, walkSetup(envpool.DiscreteSpace(3), 0))
+	for range 2 {
+		if _, _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ph := tr.Phases()
+	if len(ph) != 2 || ph[0].Name != "collect" || ph[1].Name != "learn" || ph[0].Wall <= 0 || ph[1].Wall <= 0 {
+		t.Fatalf("phases %+v, want collect and learn with their wall times", ph)
+	}
+	ov := startTrainer(t, overlapSetup(envpool.DiscreteSpace(3)))
+	if _, _, err := ov.Iterate(); err != nil {
+		t.Fatal(err)
+	}
+	if ph := ov.Phases(); ph != nil {
+		t.Fatalf("overlapped phases %+v, want none", ph)
+	}
+}

@@ -41,6 +41,7 @@ type Trainer struct {
 	pool   *envpool.Pool
 	policy *model.Policy
 	params []model.Param
+	clock  agent.PhaseClock // collect and learn times (Phases)
 
 	// The acting pass: the policy's inference graph on one batch of batch_size
 	// observations, whose weights change only in learn; actor is the policy it runs:
@@ -229,15 +230,27 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 
 // iterateInTurn collects a rollout, then learns from it.
 func (t *Trainer) iterateInTurn(lr, clip float64) ([]agent.Stat, error) {
+	t.clock.Start()
 	if err := t.rollout(); err != nil {
 		return nil, err
 	}
+	t.clock.Stop("collect")
 	var stats []agent.Stat
 	err := inPhase("learn", func() (err error) {
 		stats, err = t.learn(t.store, t.rng, lr, clip)
 		return err
 	})
+	t.clock.Stop("learn")
 	return stats, err
+}
+
+// Phases returns the wall and CPU time of collecting rollouts and of learning from
+// them (agent.PhaseTimer); nil with ppo.overlap, where the two run at once.
+func (t *Trainer) Phases() []agent.PhaseTime {
+	if t.cfg.Overlap {
+		return nil
+	}
+	return t.clock.Totals()
 }
 
 // rollout collects a rollout into store with its bootstrap values and advantages.

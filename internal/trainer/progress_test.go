@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,10 @@ func TestPlainProgressLines(t *testing.T) {
 		!strings.HasPrefix(lines[len(lines)-1], "train: 2048/2048 steps (100%) | ") ||
 		!strings.Contains(lines[len(lines)-1], "| ETA 0s | return ") {
 		t.Fatalf("progress lines:\n%s", strings.Join(lines, "\n"))
+	}
+	// The summary on stdout ends with PPO's time by phase.
+	if sum := stdout.String(); !regexp.MustCompile(`time by phase in this process: collect [0-9.]+ s \([0-9]+%\)( at [0-9]+% CPU)?, learn `).MatchString(sum) {
+		t.Fatalf("no time by phase in the summary:\n%s", sum)
 	}
 	// Progress off: nothing but the backend line.
 	stderr.Reset()

@@ -102,7 +102,7 @@ type runner struct {
 	curves        rundir.Curves
 	start         time.Time
 	wallBase      float64
-	cpuMark       float64 // processCPUSeconds at cpuMarkAt: cpuPercent's last reading
+	cpuMark       float64 // agent.ProcessCPUSeconds at cpuMarkAt: cpuPercent's last reading
 	cpuMarkAt     time.Time
 	lastDraw      time.Time
 
@@ -315,7 +315,7 @@ func (r *runner) setup(ckpt *agent.Checkpoint) error {
 	}
 	r.wallBase = r.st.WallSeconds
 	r.start = time.Now()
-	r.cpuMark, r.cpuMarkAt = processCPUSeconds(), r.start
+	r.cpuMark, r.cpuMarkAt = agent.ProcessCPUSeconds(), r.start
 	r.startSteps = r.learner.EnvSteps()
 	return r.dir.WriteMeta(r.meta)
 }
@@ -416,7 +416,7 @@ func (r *runner) wall() float64 { return r.wallBase + time.Since(r.start).Second
 // last call, or since the run started in this process, over the wall time between: 200
 // is two cores kept busy. It is NaN where the system does not report CPU time.
 func (r *runner) cpuPercent() float64 {
-	now, cpu := time.Now(), processCPUSeconds()
+	now, cpu := time.Now(), agent.ProcessCPUSeconds()
 	pct := 100 * (cpu - r.cpuMark) / math.Max(now.Sub(r.cpuMarkAt).Seconds(), 1e-9)
 	r.cpuMark, r.cpuMarkAt = cpu, now
 	return pct
@@ -727,6 +727,11 @@ func (r *runner) finish(status, reason string) (string, error) {
 	}
 	r.clearProgress()
 	fmt.Fprintf(r.opts.Stdout, "run %s: %s at %d env steps, %.1f s (%s)\n", r.dir.Path, status, steps, r.meta.WallSeconds, r.dir.File(rundir.CurvesFile))
+	if pt, ok := r.learner.(agent.PhaseTimer); ok {
+		if line := agent.FormatPhases(pt.Phases()); line != "" {
+			fmt.Fprintf(r.opts.Stdout, "run %s: time by phase in this process: %s\n", r.dir.Path, line)
+		}
+	}
 	return status, nil
 }
 
