@@ -2,6 +2,8 @@ package agent
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -27,7 +29,6 @@ type PhaseTime struct {
 // every thread that ran during it: env workers, oneDNN's OpenMP team.
 type PhaseClock struct {
 	totals []PhaseTime
-	index  map[string]int
 	at     time.Time
 	cpuAt  float64
 }
@@ -40,13 +41,9 @@ func (c *PhaseClock) Start() {
 // Stop adds the time since Start to the phase name and starts the next phase.
 func (c *PhaseClock) Stop(name string) {
 	now, cpu := time.Now(), ProcessCPUSeconds()
-	if c.index == nil {
-		c.index = map[string]int{}
-	}
-	i, ok := c.index[name]
-	if !ok {
+	i := slices.IndexFunc(c.totals, func(p PhaseTime) bool { return p.Name == name })
+	if i < 0 { // a learner has a handful of phases: a scan finds one
 		i = len(c.totals)
-		c.index[name] = i
 		c.totals = append(c.totals, PhaseTime{Name: name})
 	}
 	c.totals[i].Wall += now.Sub(c.at).Seconds()
@@ -72,7 +69,7 @@ func FormatPhases(phases []PhaseTime) string {
 	parts := make([]string, 0, len(phases))
 	for _, p := range phases {
 		s := fmt.Sprintf("%s %.1f s (%.0f%%)", p.Name, p.Wall, 100*p.Wall/total)
-		if p.Wall > 0 && p.CPU == p.CPU { // CPU is NaN where the system does not say
+		if p.Wall > 0 && !math.IsNaN(p.CPU) { // NaN where the system does not say
 			s += fmt.Sprintf(" at %.0f%% CPU", 100*p.CPU/p.Wall)
 		}
 		parts = append(parts, s)
