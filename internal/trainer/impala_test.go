@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,14 @@ func TestIMPALARun(t *testing.T) {
 	}
 	if len(rows) == 0 {
 		t.Fatal("metrics.csv has no rows")
+	}
+	// Every row follows at least one update: the actors' steps after the last update
+	// make no row of their own, which would hold no learner statistics.
+	lag := slices.Index(header, "policy_lag")
+	for _, row := range rows {
+		if lag >= 0 && (row[lag] == "NaN" || row[lag] == "") {
+			t.Errorf("metrics.csv row at %s env steps has no learner statistics: %v", row[0], row)
+		}
 	}
 	if !strings.Contains(readFile(t, d.File(rundir.ConfigFile)), "[impala]") {
 		t.Error("the resolved config has no [impala] section")

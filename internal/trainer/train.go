@@ -695,11 +695,13 @@ func (r *runner) flush() {
 	r.tb.Flush()
 }
 
-// finish writes the last log row (if the interval is partial), a checkpoint, the curves
-// and meta.json with the final status.
+// finish writes the last log row (if updates came after the last one), a checkpoint,
+// the curves and meta.json with the final status. Env steps alone do not make a row:
+// IMPALA's actors keep stepping after the learner's last update, and a row for them
+// would hold no learner statistics (NaN) and a rate from a few steps.
 func (r *runner) finish(status, reason string) (string, error) {
 	steps := r.learner.EnvSteps()
-	if steps > r.st.LastLogSteps && status == rundir.StatusFinished {
+	if r.st.StatCount > 0 && steps > r.st.LastLogSteps && status == rundir.StatusFinished {
 		if err := r.logInterval(); err != nil {
 			r.fail(err)
 			return rundir.StatusFailed, err
