@@ -701,7 +701,7 @@ func (r *runner) flush() {
 // would hold no learner statistics (NaN) and a rate from a few steps.
 func (r *runner) finish(status, reason string) (string, error) {
 	steps := r.learner.EnvSteps()
-	if r.st.StatCount > 0 && steps > r.st.LastLogSteps && status == rundir.StatusFinished {
+	if r.st.StatCount > 0 && status == rundir.StatusFinished {
 		if err := r.logInterval(); err != nil {
 			r.fail(err)
 			return rundir.StatusFailed, err
