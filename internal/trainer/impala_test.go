@@ -41,8 +41,11 @@ func TestIMPALARun(t *testing.T) {
 	// Every row follows at least one update: the actors' steps after the last update
 	// make no row of their own, which would hold no learner statistics.
 	lag := slices.Index(header, "policy_lag")
+	if lag < 0 {
+		t.Fatalf("metrics.csv header %q has no policy_lag column", h)
+	}
 	for _, row := range rows {
-		if lag >= 0 && (row[lag] == "NaN" || row[lag] == "") {
+		if row[lag] == "NaN" || row[lag] == "" {
 			t.Errorf("metrics.csv row at %s env steps has no learner statistics: %v", row[0], row)
 		}
 	}
