@@ -42,6 +42,10 @@ type Trained struct {
 	Policy  *model.Policy
 	ObsRMS  *RunningMeanStd
 	ObsClip float64 // clip of normalised observations; 0 for none
+	// Temperature is the categorical policy's sampling temperature at the checkpoint
+	// (PPO's ppo.temperature schedule): sampled actions come from softmax(logits / T).
+	// 0 or 1: the logits as they are.
+	Temperature float64
 }
 
 // Algorithm describes one learner to the application: configs, the run loop and

@@ -21,7 +21,8 @@ var Algorithm = agent.AlgorithmOf[Config]{
 }.Erase()
 
 // trainedPolicy restores the policy of a PPO checkpoint, with the observation
-// statistics when the run normalised observations.
+// statistics when the run normalised observations and the sampling temperature the
+// run had reached.
 func trainedPolicy(pc *Config, net model.NetConfig, spec *envpool.Spec, c *agent.Checkpoint) (*agent.Trained, error) {
 	p, err := newPolicy(spec, net, *pc)
 	if err != nil {
@@ -30,7 +31,7 @@ func trainedPolicy(pc *Config, net model.NetConfig, spec *envpool.Spec, c *agent
 	if err := c.GetParams("", p.Params()); err != nil {
 		return nil, err
 	}
-	tr := &agent.Trained{Policy: p}
+	tr := &agent.Trained{Policy: p, Temperature: pc.TemperatureAt(c.EnvSteps)}
 	if pc.NormObs {
 		tr.ObsRMS, tr.ObsClip = agent.NewRunningMeanStd(p.ObsDim), pc.ObsClip
 		if err := c.GetRMS("obs_rms", tr.ObsRMS); err != nil {

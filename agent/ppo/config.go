@@ -53,6 +53,27 @@ type Config struct {
 	// absorbs the lag between epochs). A checkpoint does not keep the rollout waiting
 	// for its update; a resumed run collects a fresh one first.
 	Overlap bool `toml:"overlap" help:"collect the next rollout while the update runs (a policy lag of one update)"`
+	// Temperature sharpens a categorical policy: the policy is softmax(logits / T),
+	// both where actions are sampled and in the loss, so PPO stays on-policy. T falls
+	// linearly from 1 at env step temperature_start to this value temperature_steps
+	// later. Late in a Pong run the most likely action already wins every game while
+	// sampled games still lose points to unlikely actions the clipped updates remove
+	// only slowly; a lower temperature takes those away at once
+	// (docs/design/algorithms.md).
+	Temperature      float64 `toml:"temperature" range:"(0,1]" help:"sampling temperature the categorical policy softmax(logits/T) reaches; 1 leaves it as is"`
+	TemperatureStart int64   `toml:"temperature_start" range:"[0,1e13]" help:"env step at which the temperature starts to fall from 1"`
+	TemperatureSteps int64   `toml:"temperature_steps" range:"[0,1e13]" help:"env steps over which the temperature falls linearly from 1 to ppo.temperature; 0 drops it at once"`
+}
+
+// TemperatureAt is the policy's sampling temperature after envSteps env steps.
+func (c *Config) TemperatureAt(envSteps int64) float64 {
+	if c.Temperature == 1 || c.Temperature == 0 || envSteps < c.TemperatureStart {
+		return 1
+	}
+	if done := envSteps - c.TemperatureStart; c.TemperatureSteps > 0 && done < c.TemperatureSteps {
+		return 1 + (c.Temperature-1)*float64(done)/float64(c.TemperatureSteps)
+	}
+	return c.Temperature
 }
 
 // DefaultConfig returns CleanRL ppo.py's settings (4 envs x 128 steps, lr 2.5e-4
@@ -63,7 +84,7 @@ func DefaultConfig() Config {
 		NumSteps: 128, LearningRate: 2.5e-4, AnnealLR: true, Gamma: 0.99, GAELambda: 0.95,
 		NumMinibatches: 4, UpdateEpochs: 4, NormAdv: true, ClipCoef: 0.2, ClipVLoss: true,
 		EntCoef: 0.01, VFCoef: 0.5, MaxGradNorm: 0.5, AdamEps: 1e-5,
-		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true,
+		ObsClip: 10, RewardClip: 10, BootstrapTruncated: true, Temperature: 1,
 	}
 }
 

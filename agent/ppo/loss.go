@@ -24,12 +24,16 @@ type lossGraph struct {
 	// Clip bounds as inputs (1-eps, 1+eps, -eps, +eps per row), so that an annealed
 	// clip_coef needs no new graph; setClip refills them.
 	ratioLo, ratioHi, vLo, vHi *tensor.Dense
-	loss                       *G.Node // pg - ent_coef * entropy + vf_coef * v
-	pg                         *G.Node // clipped surrogate (item 8)
-	vl                         *G.Node // value loss (item 9)
-	ent                        *G.Node // mean entropy (item 10)
-	logp                       *G.Node // m: log pi(a|s) under the current weights
-	grads                      G.Nodes // d loss / d param, in Policy.Params order
+	// invTemp is m x ActDim, every entry 1/T (ppo.temperature): a categorical policy's
+	// logits are divided by its sampling temperature before the softmax. Nil for a
+	// Gaussian head.
+	invTemp *tensor.Dense
+	loss    *G.Node // pg - ent_coef * entropy + vf_coef * v
+	pg      *G.Node // clipped surrogate (item 8)
+	vl      *G.Node // value loss (item 9)
+	ent     *G.Node // mean entropy (item 10)
+	logp    *G.Node // m: log pi(a|s) under the current weights
+	grads   G.Nodes // d loss / d param, in Policy.Params order
 	// Copies of the values read after a run (G.Read): intermediate nodes' own values
 	// may be overwritten later in the run when the compiler reuses their registers.
 	logpOut, pgOut, vlOut, entOut, lossOut G.Value
@@ -72,7 +76,20 @@ func buildLoss(p *model.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 	if l.pn, err = p.Build(g, obs); err != nil {
 		return nil, err
 	}
-	logp, ent, err := p.LogProbEntropy(g, l.pn, act)
+	// The loss sees the policy that sampled the actions: softmax(logits / T).
+	tempered := l.pn
+	if p.Head == model.HeadCategorical {
+		var invTemp *G.Node
+		invTemp, l.invTemp = model.Input(g, dt, "inv_temp", m, p.ActDim)
+		l.setTemperature(1)
+		scaled := *l.pn
+		scaled.Out = must(G.HadamardProd(l.pn.Out, invTemp))
+		tempered = &scaled
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ppo: build loss graph: %w", err)
+	}
+	logp, ent, err := p.LogProbEntropy(g, tempered, act)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +131,22 @@ func buildLoss(p *model.Policy, cfg Config, m int, dt tensor.Dtype) (*lossGraph,
 		return nil, fmt.Errorf("ppo: differentiate loss: %w", err)
 	}
 	return l, nil
+}
+
+// setTemperature sets the sampling temperature T the loss divides logits by; 0 (a
+// rollout that never recorded one) is 1.
+func (l *lossGraph) setTemperature(temp float64) {
+	if l.invTemp == nil {
+		return
+	}
+	if temp <= 0 {
+		temp = 1
+	}
+	vals := make([]float64, l.invTemp.Shape().TotalSize())
+	for i := range vals {
+		vals[i] = 1 / temp
+	}
+	model.SetFloat64s(l.invTemp, vals)
 }
 
 // setClip sets the clip coefficient eps of the surrogate and value clipping.

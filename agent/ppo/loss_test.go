@@ -14,17 +14,20 @@ import (
 )
 
 // The PPO loss gradient of every weight, on a float64 graph, matches central finite
-// differences: for both heads, with and without the clipped value loss, with ratios
-// both inside and outside the clip range.
+// differences: for both heads, with and without the clipped value loss, with a
+// sampling temperature dividing the logits, with ratios both inside and outside the
+// clip range.
 func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		space envpool.Space
 		clipV bool
+		temp  float64
 	}{
-		{"categorical", envpool.DiscreteSpace(3), true},
-		{"categorical-noclipv", envpool.DiscreteSpace(3), false},
-		{"gaussian", envpool.BoxSpace([]float32{-1, -1}, []float32{1, 1}), true},
+		{"categorical", envpool.DiscreteSpace(3), true, 1},
+		{"categorical-noclipv", envpool.DiscreteSpace(3), false, 1},
+		{"categorical-tempered", envpool.DiscreteSpace(3), true, 0.4},
+		{"gaussian", envpool.BoxSpace([]float32{-1, -1}, []float32{1, 1}), true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			spec := envpool.Spec{TaskID: "test", ObsSpace: envpool.UniformBox(-1, 1, envpool.Float32, 4), ActionSpace: tc.space}
@@ -43,6 +46,7 @@ func TestLossGradientMatchesFiniteDifferences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			l.setTemperature(tc.temp)
 			vm := G.NewTapeMachine(l.g)
 			defer vm.Close()
 			fillTensor(l.obs, func(int) float64 { return rng.NormFloat64() })

@@ -44,8 +44,12 @@ func CheckSpec(cfg Config, net model.NetConfig, spec *envpool.Spec) error {
 	if err != nil {
 		return err
 	}
-	if _, err := model.ResolveHead(net.Head, spec.ActionSpace); err != nil {
+	head, err := model.ResolveHead(net.Head, spec.ActionSpace)
+	if err != nil {
 		return err
+	}
+	if cfg.Temperature != 1 && cfg.Temperature != 0 && head != model.HeadCategorical {
+		return fmt.Errorf("ppo.temperature = %g applies to a categorical policy only, and %s's head is %s: set it to 1", cfg.Temperature, spec.TaskID, head)
 	}
 	if model.CNNArch(network) != nil && cfg.NormObs {
 		return fmt.Errorf("ppo.norm_obs = true does not apply to net.network = %s (it scales pixels by 1/255): set it false", network)

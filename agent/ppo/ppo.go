@@ -81,6 +81,7 @@ type Trainer struct {
 	annealUpdates                    int     // updates over which the anneals reach 0
 	warmupUpdates                    int     // updates of the learning rate's warm-up (0: none)
 	lr                               float64 // the adaptive schedule's current rate (adaptive_kl)
+	temp                             float64 // sampling temperature of the rollout being collected
 	started                          bool
 	inFlight                         int
 
@@ -89,7 +90,8 @@ type Trainer struct {
 	ids      []int32
 	rewards  []float32
 	dones    []bool
-	finals   []int // rows needing V(final obs)
+	finals   []int     // rows needing V(final obs)
+	logits   []float32 // one row of logits divided by temp
 	idx      []int
 	episodes []agent.Episode
 }
@@ -169,6 +171,8 @@ func New(s agent.Setup, cfg Config) (*Trainer, error) {
 	t.rewards = make([]float32, t.batch)
 	t.dones = make([]bool, t.batch)
 	t.idx = make([]int, total)
+	t.logits = make([]float32, t.policy.ActDim)
+	t.temp = cfg.TemperatureAt(0) // Iterate sets it for each rollout
 
 	// The pool: SameStep auto-reset, time limit in the env wrapper (see the package doc).
 	if t.pool, err = agent.NewPool(s.Spec, s.Factory, s.Pool, s.Seed, 0); err != nil {
@@ -197,7 +201,7 @@ func (t *Trainer) Policy() *model.Policy { return t.policy }
 
 // StatNames lists the per-update statistics Iterate returns, in order.
 func StatNames() []string {
-	return []string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance", "learning_rate", "clip_coef", "epochs"}
+	return []string{"policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac", "explained_variance", "learning_rate", "clip_coef", "epochs", "temperature"}
 }
 
 // Iterate collects one rollout and runs one PPO update. It returns the episodes that
@@ -214,6 +218,7 @@ func (t *Trainer) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	lr := optim.Schedule{Base: t.cfg.LearningRate, Anneal: t.cfg.AnnealLR, Horizon: horizon, Warmup: float64(t.warmupUpdates)}.At(done)
 	clip := optim.Schedule{Base: t.cfg.ClipCoef, Anneal: t.cfg.AnnealClip, Horizon: horizon}.At(done)
 	t.train.setClip(clip)
+	t.temp = t.cfg.TemperatureAt(t.envSteps)
 	var stats []agent.Stat
 	var err error
 	if t.cfg.Overlap {
@@ -293,6 +298,7 @@ func (t *Trainer) collect() error {
 	// the acting graph's layers convert them once for the whole rollout and values.
 	t.acting.WeightsFixed()
 	t.store.Clear()
+	t.store.Temperature = t.temp
 	total := t.store.Cap()
 	acted := 0
 	for c := 0; c < t.numEnvs; c += t.batch {
@@ -361,7 +367,7 @@ func (t *Trainer) act(ids []int32) error {
 		}
 		t.storeObs(slot, k)
 		a := t.store.ActRow(slot)
-		t.store.LogP[slot] = t.actor.Sample(out[k*t.actor.ActDim:(k+1)*t.actor.ActDim], t.rng, a)
+		t.store.LogP[slot] = t.actor.Sample(t.tempered(out[k*t.actor.ActDim:(k+1)*t.actor.ActDim]), t.rng, a)
 		t.store.Value[slot] = values[k]
 		t.pending[e] = slot
 		// Gaussian actions are clipped to the box only on their way to the env (item 13).
@@ -378,6 +384,18 @@ func (t *Trainer) act(ids []int32) error {
 	}
 	t.inFlight += len(ids)
 	return nil
+}
+
+// tempered returns one row of head outputs as the policy samples from them: logits
+// divided by the sampling temperature (ppo.temperature), or the row itself at 1.
+func (t *Trainer) tempered(out []float32) []float32 {
+	if t.temp == 1 {
+		return out
+	}
+	for i, v := range out {
+		t.logits[i] = float32(float64(v) / t.temp)
+	}
+	return t.logits
 }
 
 // absorb records a batch of results: rewards and flags into the pending slots, episode
@@ -459,6 +477,7 @@ func (t *Trainer) learn(r *Rollout, rng *rand.Rand, lr, clip float64) ([]agent.S
 	act := l.act.Data().([]float32)
 	oldLP, adv := l.oldLP.Data().([]float32), l.adv.Data().([]float32)
 	ret, oldV := l.ret.Data().([]float32), l.oldV.Data().([]float32)
+	l.setTemperature(r.Temperature)
 	var sumPG, sumV, sumEnt, sumKL, sumClip float64
 	nmb, epochs := 0, 0
 	for epoch := 0; epoch < t.cfg.UpdateEpochs; epoch++ {
@@ -540,6 +559,7 @@ func (t *Trainer) learn(r *Rollout, rng *rand.Rand, lr, clip float64) ([]agent.S
 		{Name: "learning_rate", Value: lr},
 		{Name: "clip_coef", Value: clip},
 		{Name: "epochs", Value: float64(epochs)},
+		{Name: "temperature", Value: r.Temperature},
 	}, nil
 }
 

@@ -90,19 +90,23 @@ func walkSetup(space envpool.Space, batch int) testSetup {
 
 // The log-probabilities stored while acting (computed in Go when sampling) equal what
 // the training graph computes for the same observations and actions before any update,
-// so the first ratios are 1; and every slot of a rollout is a complete transition, with
-// truncations bootstrapped.
+// so the first ratios are 1, also when a sampling temperature divides the logits; and
+// every slot of a rollout is a complete transition, with truncations bootstrapped.
 func TestRolloutMatchesTrainingGraph(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		space envpool.Space
 		batch int
+		temp  float64
 	}{
-		{"categorical-sync", envpool.DiscreteSpace(3), 0},
-		{"gaussian-async", envpool.BoxSpace([]float32{0}, []float32{1}), 2},
+		{"categorical-sync", envpool.DiscreteSpace(3), 0, 1},
+		{"categorical-tempered", envpool.DiscreteSpace(3), 0, 0.25},
+		{"gaussian-async", envpool.BoxSpace([]float32{0}, []float32{1}), 2, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := newTrainer(walkSetup(tc.space, tc.batch))
+			s := walkSetup(tc.space, tc.batch)
+			s.PPO.Temperature = tc.temp
+			tr, err := newTrainer(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,6 +141,7 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 			}
 			l := tr.train
 			loadFirstSlots(tr, st)
+			l.setTemperature(st.Temperature)
 			if err := tr.trainM.RunAll(); err != nil {
 				t.Fatal(err)
 			}
@@ -146,6 +151,29 @@ func TestRolloutMatchesTrainingGraph(t *testing.T) {
 				if d := math.Abs(float64(lp[k] - st.LogP[k])); d > 1e-5 {
 					t.Errorf("slot %d: graph log-prob %v, sampled %v", k, lp[k], st.LogP[k])
 				}
+			}
+			if tc.space.Kind != envpool.Discrete {
+				return
+			}
+			// By hand: the stored log-probability is log softmax(z / T)[a] of the
+			// acting pass's logits z for the slot's observation.
+			if st.Temperature != tc.temp {
+				t.Fatalf("rollout temperature %g, want %g", st.Temperature, tc.temp)
+			}
+			tr.clearInput()
+			copy(tr.acting.Obs.Data().([]float32)[:tr.obsDim], st.ObsRow(0))
+			out, _, err := tr.forward()
+			if err != nil {
+				t.Fatal(err)
+			}
+			z := make([]float32, tr.policy.ActDim)
+			for j := range z {
+				z[j] = float32(float64(out[j]) / tc.temp)
+			}
+			m, sum := model.SoftmaxShift(z)
+			want := float64(z[int(st.Act[0])]) - m - math.Log(sum)
+			if d := math.Abs(want - float64(st.LogP[0])); d > 1e-5 {
+				t.Errorf("slot 0: stored log-prob %v, log softmax(z/%g)[a] = %v", st.LogP[0], tc.temp, want)
 			}
 		})
 	}
@@ -258,5 +286,63 @@ func TestAdaptiveKLSchedule(t *testing.T) {
 	tr2 := resumeTrainer(t, s, c)
 	if math.Abs(tr2.lr-want) > 1e-12 {
 		t.Errorf("resumed rate %g, want %g", tr2.lr, want)
+	}
+}
+
+// The sampling temperature stays 1 until temperature_start, falls linearly to
+// ppo.temperature over temperature_steps, then stays; every update reports the
+// temperature its rollout was sampled at (rollouts of 64 steps: updates 0, 1, 2, 3
+// start at steps 0, 64, 128, 192).
+func TestTemperatureSchedule(t *testing.T) {
+	c := DefaultConfig()
+	c.Temperature, c.TemperatureStart, c.TemperatureSteps = 0.5, 64, 128
+	for _, tc := range []struct {
+		step int64
+		want float64
+	}{{0, 1}, {63, 1}, {64, 1}, {128, 0.75}, {160, 0.625}, {192, 0.5}, {1 << 40, 0.5}} {
+		if got := c.TemperatureAt(tc.step); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("TemperatureAt(%d) = %g, want %g", tc.step, got, tc.want)
+		}
+	}
+	c.TemperatureSteps = 0
+	if got := c.TemperatureAt(63); got != 1 {
+		t.Errorf("temperature_steps 0: TemperatureAt(63) = %g, want 1", got)
+	}
+	if got := c.TemperatureAt(64); got != 0.5 {
+		t.Errorf("temperature_steps 0: TemperatureAt(64) = %g, want 0.5 at once", got)
+	}
+
+	s := walkSetup(envpool.DiscreteSpace(3), 0)
+	s.PPO.Temperature, s.PPO.TemperatureStart, s.PPO.TemperatureSteps = 0.5, 64, 128
+	tr := startTrainer(t, s)
+	for u, want := range []float64{1, 1, 0.75, 0.5} {
+		_, stats, err := tr.Iterate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := math.NaN()
+		for _, st := range stats {
+			if st.Name == "temperature" {
+				got = st.Value
+			}
+		}
+		if got != want {
+			t.Errorf("update %d: temperature %g, want %g", u, got, want)
+		}
+	}
+}
+
+// A temperature other than 1 needs a categorical head: a Gaussian policy is refused
+// with the key to change.
+func TestTemperatureNeedsCategorical(t *testing.T) {
+	s := walkSetup(envpool.BoxSpace([]float32{0}, []float32{1}), 0)
+	s.PPO.Temperature = 0.5
+	tr, err := newTrainer(s)
+	if err == nil {
+		tr.Close()
+		t.Fatal("a Gaussian policy with ppo.temperature = 0.5 was accepted")
+	}
+	if !strings.Contains(err.Error(), "ppo.temperature") {
+		t.Errorf("error %q does not name ppo.temperature", err)
 	}
 }

@@ -26,6 +26,9 @@ type Rollout struct {
 	Complete         []bool // the env's result for the slot has arrived
 	EnvID            []int32
 	Adv, Ret         []float32
+	// Temperature is the sampling temperature the actions were drawn at
+	// (ppo.temperature): LogP is log softmax(logits / Temperature).
+	Temperature float64
 
 	byEnv [][]int // scratch: slot indices per env
 	steps []Step

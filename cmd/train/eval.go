@@ -106,6 +106,8 @@ func evalMain(args []string, w io.Writer) error {
 		mode = "uniformly random"
 	case *deterministic:
 		mode = "deterministic"
+	case a.Temperature() != 1:
+		mode = fmt.Sprintf("sampled (at temperature %.3g, the run's ppo.temperature there)", a.Temperature())
 	}
 	if *random {
 		fmt.Fprintf(w, "task %s, uniformly random actions, seed %d\n", a.Spec.TaskID, *seed)

@@ -40,6 +40,18 @@ type Agent struct {
 	random  bool
 	obsRMS  *agent.RunningMeanStd
 	obsClip float64
+	// temperature divides the logits before sampling: the run's ppo.temperature at
+	// the checkpoint (0 or 1: none).
+	temperature float64
+}
+
+// Temperature is the sampling temperature the agent plays at: that of its run at the
+// checkpoint (PPO's ppo.temperature), 1 when the logits are sampled as they are.
+func (a *Agent) Temperature() float64 {
+	if a.temperature <= 0 {
+		return 1
+	}
+	return a.temperature
 }
 
 // Load reads a run's config and the checkpoint named by which: "best" (falling back to
@@ -105,7 +117,7 @@ func Load(runDir, which string) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("play: %s: %w", a.Checkpoint, err)
 	}
-	a.policy, a.obsRMS, a.obsClip = tr.Policy, tr.ObsRMS, tr.ObsClip
+	a.policy, a.obsRMS, a.obsClip, a.temperature = tr.Policy, tr.ObsRMS, tr.ObsClip, tr.Temperature
 	if a.forward, err = model.NewForward(tr.Policy, 1); err != nil {
 		return nil, fmt.Errorf("play: %w", err)
 	}
@@ -170,6 +182,11 @@ func (a *Agent) Act(ob envpool.Obs, deterministic bool, rng *rand.Rand, dst []fl
 	if deterministic {
 		a.policy.Greedy(out, dst)
 	} else {
+		if t := a.temperature; t > 0 && t != 1 {
+			for i := range out {
+				out[i] = float32(float64(out[i]) / t)
+			}
+		}
 		a.policy.Sample(out, rng, dst)
 	}
 	if sp := &a.Spec.ActionSpace; sp.Kind == envpool.Box {

@@ -326,3 +326,24 @@ func TestImpalaNatureCNN(t *testing.T) {
 		t.Errorf("played %+v with %d frames, want 30 steps and 31 frames", eps[0], rec.Len())
 	}
 }
+
+// A player samples at the temperature its run had reached at the checkpoint: with the
+// temperature falling from 1 at step 1024 to 0.5 at 3072, the checkpoint at 2048 steps
+// plays at 0.75; a run without the schedule plays at 1.
+func TestPlayTemperature(t *testing.T) {
+	for _, tc := range []struct {
+		sets []string
+		want float64
+	}{
+		{[]string{"ppo.temperature=0.5", "ppo.temperature_start=1024", "ppo.temperature_steps=2048"}, 0.75},
+		{nil, 1},
+	} {
+		a, err := Load(trainTiny(t, tc.sets...), "latest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.EnvSteps != 2048 || a.Temperature() != tc.want {
+			t.Errorf("%v: temperature %g at %d steps, want %g at 2048", tc.sets, a.Temperature(), a.EnvSteps, tc.want)
+		}
+	}
+}
