@@ -27,6 +27,7 @@ func evalMain(args []string, w io.Writer) error {
 	which := fs.String("checkpoint", "best", "best, latest, or a checkpoint file")
 	episodes := fs.Int("episodes", 10, "episodes to play")
 	deterministic := fs.Bool("deterministic", false, "take the most likely action instead of sampling")
+	temperature := fs.Float64("temperature", 0, "sample from softmax(logits / T) at this T instead of the run's own (its ppo.temperature at the checkpoint, else 1); categorical policies only")
 	gifPath := fs.String("gif", "", "write the first episode as an animated GIF to this file")
 	seed := fs.Int64("seed", 1_000_000, "env and sampling seed (apart from training's seeds by default)")
 	maxFrames := fs.Int("max-frames", 5000, "most frames kept in the GIF")
@@ -42,6 +43,12 @@ func evalMain(args []string, w io.Writer) error {
 	}
 	if *episodes < 1 {
 		return fmt.Errorf("-episodes %d: want 1 or more", *episodes)
+	}
+	if *temperature < 0 || math.IsNaN(*temperature) || math.IsInf(*temperature, 0) {
+		return fmt.Errorf("-temperature %g: want a temperature above 0 (1 samples the logits as they are)", *temperature)
+	}
+	if *temperature > 0 && (*deterministic || *random) {
+		return errors.New("-temperature applies to sampled actions: leave out -deterministic and -random")
 	}
 	var a *play.Agent
 	var err error
@@ -93,6 +100,11 @@ func evalMain(args []string, w io.Writer) error {
 	if a.Note != "" {
 		fmt.Fprintf(os.Stderr, "train eval: note: %s\n", a.Note)
 	}
+	if *temperature > 0 {
+		if err := a.SetTemperature(*temperature); err != nil {
+			return err
+		}
+	}
 	var rec *render.Recorder
 	if *gifPath != "" {
 		if err := a.CanRecord(); err != nil {
@@ -106,6 +118,8 @@ func evalMain(args []string, w io.Writer) error {
 		mode = "uniformly random"
 	case *deterministic:
 		mode = "deterministic"
+	case *temperature > 0:
+		mode = fmt.Sprintf("sampled (at temperature %.3g)", a.Temperature())
 	case a.Temperature() != 1:
 		mode = fmt.Sprintf("sampled (at temperature %.3g, the run's ppo.temperature there)", a.Temperature())
 	}

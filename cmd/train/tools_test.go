@@ -124,6 +124,21 @@ metric_episodes = 5
 	if g, err := gif.DecodeAll(f); err != nil || len(g.Image) < 2 {
 		t.Errorf("eval GIF: %v", err)
 	}
+
+	// -temperature samples at the temperature given, and is refused where there is
+	// nothing to sample or no temperature.
+	out.Reset()
+	if err := evalMain([]string{"-run", a, "-episodes", "1", "-temperature", "0.5"}, &out); err != nil {
+		t.Fatalf("eval -temperature 0.5: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "sampled (at temperature 0.5)") {
+		t.Errorf("eval -temperature 0.5 does not say it sampled at 0.5:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"-temperature", "-1"}, {"-temperature", "0.5", "-deterministic"}} {
+		if err := evalMain(append([]string{"-run", a, "-episodes", "1"}, args...), &out); err == nil {
+			t.Errorf("eval %v was accepted", args)
+		}
+	}
 }
 
 // hasLine reports whether some line of s contains every one of parts.

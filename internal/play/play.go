@@ -45,6 +45,20 @@ type Agent struct {
 	temperature float64
 }
 
+// SetTemperature makes the agent sample from softmax(logits / t) instead of at its
+// run's own temperature: how a policy would play sharper or softer than it was
+// trained (`train eval -temperature`). Only categorical policies have logits to divide.
+func (a *Agent) SetTemperature(t float64) error {
+	if !(t > 0) || math.IsInf(t, 0) {
+		return fmt.Errorf("play: temperature %g: want a temperature above 0", t)
+	}
+	if a.policy == nil || a.policy.Head != model.HeadCategorical {
+		return fmt.Errorf("play: a temperature applies to a categorical policy's logits, and %s's actions are not categorical", a.Spec.TaskID)
+	}
+	a.temperature = t
+	return nil
+}
+
 // Temperature is the sampling temperature the agent plays at: that of its run at the
 // checkpoint (PPO's ppo.temperature), 1 when the logits are sampled as they are.
 func (a *Agent) Temperature() float64 {
