@@ -175,15 +175,16 @@ func TestInterruptAndResumeMatchesUninterrupted(t *testing.T) {
 }
 
 // A run written by a version that logged one statistic fewer (simulated by dropping
-// the epochs column and its running sum) resumes: its old rows get NaN in the new
-// column, and the first row after the resume averages only the updates it saw (epochs
-// is 2 in every update, so any other value means a wrong count).
+// the last column, PPO's sampling temperature, and its running sum) resumes: its old
+// rows get NaN in the new column, and the first row after the resume averages only
+// the updates it saw (the temperature is 1 in every update, so any other value means
+// a wrong count).
 func TestResumeAfterNewStatistic(t *testing.T) {
 	dir := t.TempDir()
 	cut := runInterrupted(t, dir, 1280) // one update into the interval of the row at 1536
 	d := &rundir.Dir{Path: cut.Dir}
 	header, rows, err := rundir.ReadCSV(d.File(rundir.MetricsFile))
-	if err != nil || header[len(header)-1] != "epochs" {
+	if err != nil || header[len(header)-1] != "temperature" {
 		t.Fatalf("metrics.csv: %v, last column %q", err, header[len(header)-1])
 	}
 	if err := rundir.WriteAtomic(d.File(rundir.MetricsFile), func(w io.Writer) error {
@@ -220,18 +221,18 @@ func TestResumeAfterNewStatistic(t *testing.T) {
 		t.Fatalf("resumed run: %+v", resumed)
 	}
 	header, rows, err = rundir.ReadCSV(d.File(rundir.MetricsFile))
-	if err != nil || header[len(header)-1] != "epochs" {
+	if err != nil || header[len(header)-1] != "temperature" {
 		t.Fatalf("metrics.csv after resume: %v, header %v", err, header)
 	}
 	cols := rundir.NewColumns(header)
 	for _, r := range rows {
-		want := "2"
+		want := "1"
 		steps := cols.Field(r, rundir.ColEnvSteps)
 		if n, _ := strconv.ParseInt(steps, 10, 64); n <= 1024 { // written before the cut
 			want = "NaN"
 		}
-		if got := cols.Field(r, "epochs"); got != want {
-			t.Errorf("row at %s env steps: epochs %s, want %s", steps, got, want)
+		if got := cols.Field(r, "temperature"); got != want {
+			t.Errorf("row at %s env steps: temperature %s, want %s", steps, got, want)
 		}
 	}
 }
