@@ -59,7 +59,7 @@ type Config struct {
 	// later. Late in a Pong run the most likely action already wins most games while
 	// sampled games still lose points to unlikely actions the clipped updates remove
 	// only slowly; a lower temperature takes those away at once. It also explores
-	// less: over whole Pong runs it reached a mean of 19 sooner but 20 less often, so
+	// less: over whole Pong runs it mostly reached a mean of 19 sooner but 20 less often, so
 	// the bundled configs leave it at 1 (docs/design/algorithms.md).
 	Temperature      float64 `toml:"temperature" range:"(0,1]" help:"sampling temperature the categorical policy softmax(logits/T) reaches; 1 leaves it as is"`
 	TemperatureStart int64   `toml:"temperature_start" range:"[0,1e13]" help:"env step at which the temperature starts to fall from 1"`
