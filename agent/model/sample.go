@@ -42,6 +42,19 @@ func (p *Policy) Greedy(out []float32, act []float32) {
 	copy(act, out)
 }
 
+// Temper returns a row of logits as a policy at sampling temperature t samples from
+// them: logits / t written into dst, or logits itself at t = 1 (and at 0, no
+// temperature set). dst may be logits.
+func Temper(dst, logits []float32, t float64) []float32 {
+	if t == 1 || t == 0 {
+		return logits
+	}
+	for i, v := range logits {
+		dst[i] = float32(float64(v) / t)
+	}
+	return dst[:len(logits)]
+}
+
 // SampleCategorical draws from softmax(logits) by inverse CDF and returns the index and
 // its log-probability.
 func SampleCategorical(logits []float32, rng *rand.Rand) (int, float32) {

@@ -26,3 +26,23 @@ func TestSampleCategoricalLogProb(t *testing.T) {
 		}
 	}
 }
+
+// Temper divides logits by the temperature into dst (in place too), and hands the
+// logits back untouched at 1 and 0.
+func TestTemper(t *testing.T) {
+	logits := []float32{0.5, -1, 2}
+	dst := make([]float32, 3)
+	got := Temper(dst, logits, 0.25)
+	if want := []float32{2, -4, 8}; &got[0] != &dst[0] || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("Temper(0.25) = %v into dst %v, want %v in dst", got, dst, want)
+	}
+	for _, temp := range []float64{1, 0} {
+		if got := Temper(dst, logits, temp); &got[0] != &logits[0] || got[2] != 2 {
+			t.Errorf("Temper(%g) = %v, want the logits themselves", temp, got)
+		}
+	}
+	Temper(logits, logits, 0.5)
+	if logits[0] != 1 || logits[1] != -2 || logits[2] != 4 {
+		t.Errorf("in place at 0.5: %v, want [1 -2 4]", logits)
+	}
+}

@@ -367,7 +367,7 @@ func (t *Trainer) act(ids []int32) error {
 		}
 		t.storeObs(slot, k)
 		a := t.store.ActRow(slot)
-		t.store.LogP[slot] = t.actor.Sample(t.tempered(out[k*t.actor.ActDim:(k+1)*t.actor.ActDim]), t.rng, a)
+		t.store.LogP[slot] = t.actor.Sample(model.Temper(t.logits, out[k*t.actor.ActDim:(k+1)*t.actor.ActDim], t.temp), t.rng, a)
 		t.store.Value[slot] = values[k]
 		t.pending[e] = slot
 		// Gaussian actions are clipped to the box only on their way to the env (item 13).
@@ -384,18 +384,6 @@ func (t *Trainer) act(ids []int32) error {
 	}
 	t.inFlight += len(ids)
 	return nil
-}
-
-// tempered returns one row of head outputs as the policy samples from them: logits
-// divided by the sampling temperature (ppo.temperature), or the row itself at 1.
-func (t *Trainer) tempered(out []float32) []float32 {
-	if t.temp == 1 {
-		return out
-	}
-	for i, v := range out {
-		t.logits[i] = float32(float64(v) / t.temp)
-	}
-	return t.logits
 }
 
 // absorb records a batch of results: rewards and flags into the pending slots, episode

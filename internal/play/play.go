@@ -196,12 +196,7 @@ func (a *Agent) Act(ob envpool.Obs, deterministic bool, rng *rand.Rand, dst []fl
 	if deterministic {
 		a.policy.Greedy(out, dst)
 	} else {
-		if t := a.temperature; t > 0 && t != 1 {
-			for i := range out {
-				out[i] = float32(float64(out[i]) / t)
-			}
-		}
-		a.policy.Sample(out, rng, dst)
+		a.policy.Sample(model.Temper(out, out, a.temperature), rng, dst)
 	}
 	if sp := &a.Spec.ActionSpace; sp.Kind == envpool.Box {
 		for j := range dst {
