@@ -35,8 +35,13 @@ type Config struct {
 	// AnnealEntropy lets the entropy bonus fade as the policy improves: late in a run
 	// the V-trace advantages are small, and a fixed bonus then holds the policy near
 	// uniform (docs/design/algorithms.md).
-	AnnealEntropy bool    `toml:"anneal_entropy" help:"decay entropy_cost linearly to 0 over run.total_steps, on the learning rate's schedule"`
-	RewardClip    float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip rewards to [-reward_clip, reward_clip] in the loss; 0 disables (returns are logged raw)"`
+	AnnealEntropy bool `toml:"anneal_entropy" help:"decay entropy_cost linearly to 0 over entropy_steps (run.total_steps when 0)"`
+	// EntropySteps is the horizon of anneal_entropy in env steps, so that the bonus
+	// can be gone while the learning rate still has its run-long schedule: late in a
+	// Pong run a bonus of a few thousandths keeps the sampled policy losing points the
+	// greedy one wins. 0 anneals over run.total_steps, on the learning rate's schedule.
+	EntropySteps int64   `toml:"entropy_steps" range:"[0,1e13]" help:"env steps over which anneal_entropy reaches 0; 0 means run.total_steps"`
+	RewardClip   float64 `toml:"reward_clip" range:"[0,1e9]" help:"clip rewards to [-reward_clip, reward_clip] in the loss; 0 disables (returns are logged raw)"`
 }
 
 // DefaultConfig returns the paper's Atari settings with one actor and a queue of 64

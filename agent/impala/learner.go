@@ -168,7 +168,11 @@ func (l *Learner) Iterate() ([]agent.Episode, []agent.Stat, error) {
 	horizon := float64(l.setup.TotalSteps)
 	lr := optim.Schedule{Base: l.cfg.LearningRate, Anneal: l.cfg.AnnealLR, Horizon: horizon}.At(consumed)
 	l.opt.SetLR(lr)
-	l.st.cfg.EntropyCost = optim.Schedule{Base: l.cfg.EntropyCost, Anneal: l.cfg.AnnealEntropy, Horizon: horizon}.At(consumed)
+	entHorizon := horizon
+	if l.cfg.EntropySteps > 0 {
+		entHorizon = float64(l.cfg.EntropySteps)
+	}
+	l.st.cfg.EntropyCost = optim.Schedule{Base: l.cfg.EntropyCost, Anneal: l.cfg.AnnealEntropy, Horizon: entHorizon}.At(consumed)
 	if err := l.m.RunAll(); err != nil {
 		l.m.Reset()
 		return nil, nil, fmt.Errorf("impala: learner step: %w", err)

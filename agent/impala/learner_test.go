@@ -376,27 +376,39 @@ func TestRefusesBoxActions(t *testing.T) {
 
 // TestAnnealEntropy checks the entropy cost each learner step uses: with
 // anneal_entropy it falls linearly from entropy_cost to 0 over the run's steps, on the
-// learning rate's schedule (steps consumed before the update); without it, it stays.
+// learning rate's schedule (steps consumed before the update), or over entropy_steps
+// when that is set, reaching 0 and staying there while the learning rate goes on; without
+// anneal_entropy it stays, entropy_steps or not.
 func TestAnnealEntropy(t *testing.T) {
-	for _, anneal := range []bool{false, true} {
-		s := guessSetup(false, func(c *Config) { c.AnnealEntropy, c.EntropyCost = anneal, 0.04 })
+	cases := []struct {
+		anneal  bool
+		steps   int64
+		horizon float64 // 0: no anneal
+	}{{false, 0, 0}, {true, 0, 200}, {true, 60, 60}, {false, 60, 0}}
+	for _, tc := range cases {
+		s := guessSetup(false, func(c *Config) { c.AnnealEntropy, c.EntropySteps, c.EntropyCost = tc.anneal, tc.steps, 0.04 })
 		s.TotalSteps = 200 // ten updates of T*B = 20 steps
 		l, err := newLearner(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for it := range 4 {
+		for it := range 5 {
 			if _, _, err := l.Iterate(); err != nil {
 				l.Close()
 				t.Fatal(err)
 			}
 			want := 0.04
-			if anneal {
-				want = 0.04 * (1 - float64(20*it)/200)
+			if tc.horizon > 0 {
+				want = 0.04 * max(0, 1-float64(20*it)/tc.horizon)
 			}
 			if got := l.st.cfg.EntropyCost; math.Abs(got-want) > 1e-12 {
 				l.Close()
-				t.Fatalf("anneal_entropy=%v, update %d: entropy cost %v, want %v", anneal, it+1, got, want)
+				t.Fatalf("anneal_entropy=%v entropy_steps=%d, update %d: entropy cost %v, want %v", tc.anneal, tc.steps, it+1, got, want)
+			}
+			// The learning rate keeps the run's schedule whatever entropy_steps says.
+			if got, want := l.opt.LR(), 3e-3*(1-float64(20*it)/200); math.Abs(got-want) > 1e-12 {
+				l.Close()
+				t.Fatalf("entropy_steps=%d, update %d: learning rate %v, want %v", tc.steps, it+1, got, want)
 			}
 		}
 		l.Close()
