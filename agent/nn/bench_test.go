@@ -88,6 +88,12 @@ type natureBench struct {
 }
 
 func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch int) *natureBench {
+	return newNatureBenchThreads(b, arch, impl, train, batch, 0)
+}
+
+// newNatureBenchThreads is newNatureBench with the onednn layers on OpenMP teams of
+// threads (0: SetNumThreads's count).
+func newNatureBenchThreads(b *testing.B, arch *CNNArch, impl string, train bool, batch, threads int) *natureBench {
 	fast := impl != "stock"
 	backend, prec := BackendGo, PrecisionFP32
 	switch impl {
@@ -111,7 +117,7 @@ func newNatureBench(b *testing.B, arch *CNNArch, impl string, train bool, batch 
 		x = G.NewTensor(g, tensor.Float32, 4, G.WithShape(shape...), G.WithValue(pix), G.WithName("obs"))
 	}
 	feat, params, err := natureCNN(g, x, NatureOpts{Fast: fast, Seed: 1, Backend: backend, Arch: arch,
-		Inference: !train && fast, Precision: prec})
+		Inference: !train && fast, Precision: prec, Threads: threads})
 	if err != nil && prec == PrecisionBF16 && strings.Contains(err.Error(), "no fast bfloat16") {
 		b.Skipf("%s: %v", impl, err)
 	}
@@ -181,6 +187,59 @@ func BenchmarkNatureCNN(b *testing.B) {
 // and onednn kernels.
 func BenchmarkSmallCNN(b *testing.B) {
 	benchCNN(b, &SmallArch, []string{"go", "onednn", "onednn-bf16"})
+}
+
+// BenchmarkSmallCNNShards asks whether a training step of the small torso at batch 256
+// on oneDNN would use two cores better split in two: "team" is one step on an OpenMP
+// team of GOMAXPROCS threads; "shards" is GOMAXPROCS steps of 256/GOMAXPROCS rows at
+// once, one goroutine each, each layer on a team of one, each goroutine looping on its
+// own so that nothing waits for anything. Both report wall and CPU time per 256 rows
+// (-benchtime 200x or more).
+func BenchmarkSmallCNNShards(b *testing.B) {
+	if err := dnnl.Load(); err != nil {
+		b.Skipf("oneDNN is not available: %v", err)
+	}
+	n := runtime.GOMAXPROCS(0)
+	for _, shards := range []int{1, n} {
+		name, threads := "team", 0
+		if shards > 1 {
+			name, threads = "shards", 1
+		}
+		b.Run(name, func(b *testing.B) {
+			nbs := make([]*natureBench, shards)
+			for i := range nbs {
+				nbs[i] = newNatureBenchThreads(b, &SmallArch, "onednn", true, 256/shards, threads)
+				defer nbs[i].vm.Close()
+				if err := nbs[i].step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			steps := b.N
+			cpu0, t0 := cpuTime(), time.Now()
+			var wg sync.WaitGroup
+			errs := make([]error, shards)
+			for i, nb := range nbs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range steps {
+						if err := nb.step(); err != nil {
+							errs[i] = err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(time.Since(t0).Seconds()/float64(steps)*1e3, "ms/step")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(steps)*1e3, "cpu-ms/step")
+		})
+	}
 }
 
 func benchCNN(b *testing.B, arch *CNNArch, impls []string) {
