@@ -199,8 +199,11 @@ func BenchmarkSmallCNNShards(b *testing.B) {
 	if err := dnnl.Load(); err != nil {
 		b.Skipf("oneDNN is not available: %v", err)
 	}
-	n := runtime.GOMAXPROCS(0)
-	for _, shards := range []int{1, n} {
+	counts := []int{1}
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		counts = append(counts, n)
+	}
+	for _, shards := range counts {
 		name, threads := "team", 0
 		if shards > 1 {
 			name, threads = "shards", 1
